@@ -1,0 +1,701 @@
+#include "converter.hpp"
+
+#include "torch2onnx/core/dtype_table.hpp"
+
+#include <torch/csrc/jit/runtime/interpreter.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <sstream>
+
+namespace t2o::core {
+
+namespace {
+
+// The most telling line of a TorchScript interpreter error: its RuntimeError text when there is one.
+std::string error_summary(const std::string& message) {
+  for (const char* marker : {"RuntimeError: ", "Error: "}) {
+    auto pos = message.rfind(marker);
+    if (pos != std::string::npos) {
+      auto end = message.find('\n', pos);
+      return message.substr(pos + std::strlen(marker), end == std::string::npos ? std::string::npos : end - pos - std::strlen(marker));
+    }
+  }
+  return first_line(message);
+}
+
+bool is_tensor_type(const c10::TypePtr& type) {
+  if (type->kind() == c10::TypeKind::TensorType) return true;
+  if (auto opt = type->cast<c10::OptionalType>()) return opt->getElementType()->kind() == c10::TypeKind::TensorType;
+  return false;
+}
+
+std::string describe_ivalue_kind(const c10::IValue& v) { return v.tagKind(); }
+
+}  // namespace
+
+Converter::Converter(const t2o::registry::Registry& registry, const ExportOptions& options, PreparedModel& model,
+                     const std::string& model_path)
+    : registry_(registry), options_(options), model_(model), model_path_(model_path) {
+  opsets_[""] = options.opset;
+}
+
+ValueRec& Converter::rec(t2o_value v) {
+  if (!valid(v)) throw ExportError("invalid value handle " + std::to_string(v));
+  return values_[(size_t)v];
+}
+
+t2o_value Converter::add(ValueRec r) {
+  values_.push_back(std::move(r));
+  return (t2o_value)(values_.size() - 1);
+}
+
+t2o_kind Converter::kind_of_type(const c10::TypePtr& type) {
+  switch (type->kind()) {
+    case c10::TypeKind::TensorType: return T2O_KIND_TENSOR;
+    case c10::TypeKind::IntType: return T2O_KIND_INT;
+    case c10::TypeKind::FloatType: return T2O_KIND_FLOAT;
+    case c10::TypeKind::NumberType: return T2O_KIND_FLOAT;
+    case c10::TypeKind::BoolType: return T2O_KIND_BOOL;
+    case c10::TypeKind::StringType: return T2O_KIND_STRING;
+    case c10::TypeKind::ListType:
+    case c10::TypeKind::TupleType: return T2O_KIND_LIST;
+    case c10::TypeKind::NoneType: return T2O_KIND_NONE;
+    case c10::TypeKind::DeviceObjType: return T2O_KIND_DEVICE;
+    case c10::TypeKind::OptionalType: return kind_of_type(type->castRaw<c10::OptionalType>()->getElementType());
+    default: return T2O_KIND_OTHER;
+  }
+}
+
+std::string Converter::location_of(torch::jit::Node* node) {
+  // Module path from the inlined call stack ("layer1.0.conv1 (Conv2d)"), then the source position.
+  std::string module_path, module_class;
+  if (auto cs = node->callstack()) {
+    for (const auto& entry : (*cs)->vec()) {
+      const auto& info = std::get<2>(entry);
+      if (!info) continue;
+      const std::string& name = info->instance_name();
+      if (name.empty()) continue;
+      if (!module_path.empty()) module_path += ".";
+      module_path += name;
+      if (info->class_type()) {
+        auto qual = info->class_type()->name();
+        module_class = qual ? qual->name() : "";
+      }
+    }
+  }
+  if (module_path.empty()) {
+    // Traced graphs carry the module path in the scope name.
+    std::string scope = node->scopeName();
+    if (!scope.empty()) module_path = scope;
+  }
+  std::string source;
+  auto range = node->sourceRange();
+  if (auto flc = range.file_line_col()) {
+    source = std::get<0>(*flc) + ":" + std::to_string(std::get<1>(*flc));
+  }
+  std::string out;
+  if (!module_path.empty()) out = module_path + (module_class.empty() ? "" : " (" + module_class + ")");
+  if (!source.empty()) out += (out.empty() ? "" : ", ") + source;
+  if (out.empty()) out = "top level of forward()";
+  return out;
+}
+
+// ---- example run ----
+
+void Converter::record_types() {
+  const auto& names = model_.argument_names;
+  const auto& specs = options_.inputs;
+  auto list_args = [&]() {
+    std::string s;
+    for (size_t i = 0; i < names.size(); ++i)
+      s += (i ? ", " : "") + names[i] + ": " + model_.argument_types[i]->annotation_str();
+    return s;
+  };
+  if (specs.size() != names.size()) {
+    if (specs.empty())
+      throw ExportError("forward() takes " + std::to_string(names.size()) + " argument(s) (" + list_args() +
+                        "); give each with --input TYPE[DIMS], e.g. --input float32[1,3,224,224]");
+    throw ExportError("forward() takes " + std::to_string(names.size()) + " argument(s) (" + list_args() + ") but " +
+                      std::to_string(specs.size()) + " --input given");
+  }
+  torch::jit::Stack stack;
+  at::manual_seed(0);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (!is_tensor_type(model_.argument_types[i]))
+      throw ExportError("forward() argument '" + names[i] + "' is " + model_.argument_types[i]->annotation_str() +
+                        "; only Tensor arguments can be graph inputs");
+    auto st = *dtype_from_name(specs[i].dtype);
+    at::Tensor t = at::isFloatingType(st) ? at::randn(specs[i].dims, at::TensorOptions().dtype(st))
+                                         : at::zeros(specs[i].dims, at::TensorOptions().dtype(st));
+    stack.emplace_back(t);
+  }
+
+  // Run a copy of the graph whose outputs include every tensor produced at the top level.
+  auto g = model_.graph->copy();
+  std::vector<torch::jit::Value*> watched;
+  {
+    auto orig = model_.graph->nodes().begin();
+    auto copy = g->nodes().begin();
+    for (; orig != model_.graph->nodes().end(); ++orig, ++copy) {
+      for (size_t k = 0; k < orig->outputs().size(); ++k) {
+        if (orig->outputs()[k]->type()->kind() != c10::TypeKind::TensorType) continue;
+        if (orig->kind() == c10::prim::Constant) continue;
+        watched.push_back(orig->outputs()[k]);
+        g->registerOutput(copy->outputs()[k]);
+      }
+    }
+  }
+  size_t first_watched = model_.graph->outputs().size();
+  try {
+    torch::jit::Code code(g, "forward");
+    torch::jit::InterpreterState state(code);
+    state.run(stack);
+  } catch (const std::exception& e) {
+    std::string specs_text;
+    for (const auto& s : specs) specs_text += (specs_text.empty() ? "" : " ") + s.text;
+    throw ExportError("running the model on example inputs (--input " + specs_text + ") failed: " +
+                      error_summary(e.what()));
+  }
+  if (stack.size() != first_watched + watched.size())
+    throw ExportError("internal: example run returned " + std::to_string(stack.size()) + " values");
+  auto record = [&](torch::jit::Value* v, const c10::IValue& iv) {
+    if (!iv.isTensor()) return;
+    const auto& t = iv.toTensor();
+    TensorInfo info;
+    info.dtype = onnx_dtype(t.scalar_type()).value_or(0);
+    info.dims = t.sizes().vec();
+    info.known_rank = true;
+    types_[v] = std::move(info);
+  };
+  for (size_t k = 0; k < watched.size(); ++k) record(watched[k], stack[first_watched + k]);
+  for (size_t i = 0; i < model_.graph->inputs().size(); ++i) {
+    auto st = *dtype_from_name(specs[i].dtype);
+    TensorInfo info;
+    info.dtype = *onnx_dtype(st);
+    info.dims = specs[i].dims;
+    info.known_rank = true;
+    types_[model_.graph->inputs()[i]] = info;
+  }
+}
+
+// ---- the walk ----
+
+void Converter::add_graph_inputs() {
+  const auto& given = options_.input_names;
+  size_t n = model_.graph->inputs().size();
+  if (!given.empty() && given.size() != n)
+    throw ExportError("--input-names gives " + std::to_string(given.size()) + " name(s) but forward() takes " +
+                      std::to_string(n));
+  for (size_t i = 0; i < n; ++i) {
+    std::string name = given.empty() ? model_.argument_names[i] : given[i];
+    if (!names_.insert(name).second) throw ExportError("input name '" + name + "' is used twice");
+    input_names_.push_back(name);
+    auto* tv = model_.graph->inputs()[i];
+    ValueRec r;
+    r.kind = T2O_KIND_TENSOR;
+    r.onnx = name;
+    const auto& info = types_.at(tv);
+    r.dtype = info.dtype;
+    r.rank = (int32_t)info.dims.size();
+    r.dims = info.dims;
+    bound_[tv] = add(std::move(r));
+  }
+}
+
+void Converter::add_constant(torch::jit::Node* node) {
+  auto* out = node->output();
+  auto iv = torch::jit::toIValue(out);
+  ValueRec r;
+  r.constant = true;
+  if (!iv || iv->isNone()) {
+    r.kind = T2O_KIND_NONE;
+  } else if (iv->isTensor()) {
+    auto t = iv->toTensor();
+    r.kind = T2O_KIND_TENSOR;
+    r.tensor = t.is_contiguous() ? t : t.contiguous();
+    auto dt = onnx_dtype(t.scalar_type());
+    if (!dt)
+      throw ExportError("constant tensor of type " + std::string(c10::toString(t.scalar_type())) + " at " +
+                        location_of(node) + " has no ONNX element type");
+    r.dtype = *dt;
+    r.rank = (int32_t)t.dim();
+    r.dims = t.sizes().vec();
+    // Frozen weights keep their attribute path as debug name ("self.conv1.weight"): a readable initializer name.
+    if (out->hasDebugName()) {
+      r.s = out->debugName();
+      if (r.s.rfind("self.", 0) == 0) r.s = r.s.substr(5);
+    }
+  } else if (iv->isInt()) {
+    r.kind = T2O_KIND_INT;
+    r.i = iv->toInt();
+    r.f = (double)r.i;
+  } else if (iv->isDouble()) {
+    r.kind = T2O_KIND_FLOAT;
+    r.f = iv->toDouble();
+    r.i = (int64_t)r.f;
+  } else if (iv->isBool()) {
+    r.kind = T2O_KIND_BOOL;
+    r.i = iv->toBool();
+    r.f = (double)r.i;
+  } else if (iv->isString()) {
+    r.kind = T2O_KIND_STRING;
+    r.s = iv->toStringRef();
+  } else if (iv->isDevice()) {
+    r.kind = T2O_KIND_DEVICE;
+    r.s = iv->toDevice().str();
+  } else if (iv->isIntList() || iv->isDoubleList() || iv->isBoolList()) {
+    r.kind = T2O_KIND_LIST;
+    std::vector<t2o_value> items;
+    for (const auto& e : iv->toListRef()) {
+      ValueRec item;
+      item.constant = true;
+      if (e.isInt()) { item.kind = T2O_KIND_INT; item.i = e.toInt(); item.f = (double)item.i; }
+      else if (e.isDouble()) { item.kind = T2O_KIND_FLOAT; item.f = e.toDouble(); item.i = (int64_t)item.f; }
+      else { item.kind = T2O_KIND_BOOL; item.i = e.toBool(); item.f = (double)item.i; }
+      items.push_back(add(std::move(item)));
+    }
+    r.items = std::move(items);
+  } else {
+    r.kind = T2O_KIND_OTHER;
+    r.s = describe_ivalue_kind(*iv);
+  }
+  bound_[out] = add(std::move(r));
+}
+
+t2o_value Converter::handle_of(torch::jit::Value* v) {
+  auto it = bound_.find(v);
+  if (it != bound_.end()) return it->second;
+  std::string producer = v->node() ? v->node()->kind().toQualString() : "?";
+  throw ExportError("value %" + v->debugName() + " (output of " + producer + " at " + location_of(v->node()) +
+                    ") was not bound by its symbolic");
+}
+
+t2o_value Converter::type_handle_of(torch::jit::Value* v) {
+  auto it = type_only_.find(v);
+  if (it != type_only_.end()) return it->second;
+  ValueRec r;
+  r.kind = kind_of_type(v->type());
+  auto info = types_.find(v);
+  if (info != types_.end()) {
+    r.dtype = info->second.dtype;
+    r.rank = (int32_t)info->second.dims.size();
+    r.dims = info->second.dims;
+  } else if (auto tt = v->type()->cast<c10::TensorType>()) {
+    if (auto st = tt->scalarType()) r.dtype = onnx_dtype(*st).value_or(0);
+    if (auto rank = tt->dim()) {
+      r.rank = (int32_t)*rank;
+      r.dims.assign(*rank, -1);
+    }
+  }
+  t2o_value h = add(std::move(r));
+  type_only_[v] = h;
+  return h;
+}
+
+t2o_value Converter::add_initializer(const at::Tensor& t, int32_t onnx_dtype, const std::string& hint) {
+  auto it = initializer_of_.find(t.unsafeGetTensorImpl());
+  if (it != initializer_of_.end()) return it->second;
+  Initializer init;
+  init.name = unique_name(hint.empty() ? "const" : hint);
+  init.dtype = onnx_dtype;
+  init.dims = t.sizes().vec();
+  init.tensor = t.is_contiguous() ? t : t.contiguous();
+  ValueRec r;
+  r.kind = T2O_KIND_TENSOR;
+  r.constant = true;
+  r.onnx = init.name;
+  r.dtype = onnx_dtype;
+  r.rank = (int32_t)t.dim();
+  r.dims = init.dims;
+  r.tensor = init.tensor;
+  initializers_.push_back(std::move(init));
+  t2o_value h = add(std::move(r));
+  initializer_of_[t.unsafeGetTensorImpl()] = h;
+  return h;
+}
+
+t2o_value Converter::materialize(t2o_value v) {
+  {
+    auto& r = rec(v);
+    if (r.kind == T2O_KIND_TENSOR && !r.onnx.empty()) return v;
+    if (r.materialized != T2O_NO_VALUE) return r.materialized;
+  }
+  const ValueRec r = rec(v);  // a copy: add() below may grow the table
+  t2o_value out = T2O_NO_VALUE;
+  switch (r.kind) {
+    case T2O_KIND_TENSOR:
+      if (!r.constant || !r.tensor.defined()) throw ExportError("a tensor value has no ONNX name (not produced yet)");
+      out = add_initializer(r.tensor, r.dtype, r.s);
+      break;
+    case T2O_KIND_INT:
+    case T2O_KIND_BOOL:
+    case T2O_KIND_FLOAT: {
+      if (!r.constant) throw ExportError("a dynamic scalar has no ONNX tensor");
+      at::Tensor t = r.kind == T2O_KIND_INT    ? at::scalar_tensor(r.i, at::kLong)
+                     : r.kind == T2O_KIND_BOOL ? at::scalar_tensor((bool)r.i, at::kBool)
+                                               : at::scalar_tensor(r.f, at::kFloat);
+      out = add_initializer(t, *onnx_dtype(t.scalar_type()));
+      break;
+    }
+    case T2O_KIND_LIST: {
+      bool any_float = false;
+      std::vector<double> fs;
+      std::vector<int64_t> is;
+      for (auto item : r.items) {
+        const auto& e = rec(item);
+        if (!e.constant || (e.kind != T2O_KIND_INT && e.kind != T2O_KIND_FLOAT && e.kind != T2O_KIND_BOOL))
+          throw ExportError("a list holding tensors or run-time values has no single ONNX tensor; the symbolic must "
+                            "build it (e.g. Unsqueeze + Concat)");
+        any_float |= e.kind == T2O_KIND_FLOAT;
+        fs.push_back(e.f);
+        is.push_back(e.i);
+      }
+      at::Tensor t = any_float ? at::tensor(fs, at::kDouble).to(at::kFloat) : at::tensor(is, at::kLong);
+      out = add_initializer(t, *onnx_dtype(t.scalar_type()));
+      break;
+    }
+    case T2O_KIND_NONE: throw ExportError("None has no ONNX tensor (pass an empty value for an omitted input)");
+    default: throw ExportError("a value of this kind has no ONNX tensor");
+  }
+  rec(v).materialized = out;
+  return out;
+}
+
+std::string Converter::unique_name(const std::string& hint) {
+  std::string base = hint.empty() ? "v" : hint;
+  if (names_.insert(base).second) return base;
+  for (;;) {
+    std::string name = base + "_" + std::to_string(++name_counter_);
+    if (names_.insert(name).second) return name;
+  }
+}
+
+t2o_value Converter::emit(const t2o_node_spec& spec, t2o_value* outputs, std::string& error) {
+  if (!spec.op_type || !*spec.op_type) { error = "emit_node: empty op_type"; return T2O_NO_VALUE; }
+  if (spec.num_inputs < 0 || spec.num_outputs < 1 || spec.num_attrs < 0) {
+    error = "emit_node: bad input/output/attribute counts";
+    return T2O_NO_VALUE;
+  }
+  std::vector<std::string> in;
+  for (int32_t k = 0; k < spec.num_inputs; ++k) {
+    t2o_value v = spec.inputs[k];
+    if (v == T2O_NO_VALUE) { in.emplace_back(); continue; }
+    if (!valid(v)) { error = "emit_node " + std::string(spec.op_type) + ": input " + std::to_string(k) + " is not a valid value"; return T2O_NO_VALUE; }
+    in.push_back(rec(materialize(v)).onnx);
+  }
+  while (!in.empty() && in.back().empty()) in.pop_back();  // trailing omitted optionals
+
+  auto* n = graph_.add_node();
+  std::string domain = spec.domain ? spec.domain : "";
+  n->set_op_type(spec.op_type);
+  if (!domain.empty()) {
+    n->set_domain(domain);
+    if (!opsets_.count(domain)) opsets_[domain] = 1;
+  }
+  std::string name = unique_name(spec.op_type);
+  n->set_name(name);
+  for (auto& s : in) n->add_input(s);
+  for (int32_t k = 0; k < spec.num_outputs; ++k) {
+    std::string out = k == 0 ? name : unique_name(name + "_" + std::to_string(k));
+    n->add_output(out);
+    ValueRec r;
+    r.kind = T2O_KIND_TENSOR;
+    r.onnx = out;
+    outputs[k] = add(std::move(r));
+  }
+  for (int32_t k = 0; k < spec.num_attrs; ++k) {
+    const t2o_attr& a = spec.attrs[k];
+    if (!a.name || !*a.name) { error = "emit_node " + std::string(spec.op_type) + ": attribute without a name"; return T2O_NO_VALUE; }
+    auto* attr = n->add_attribute();
+    attr->set_name(a.name);
+    switch (a.type) {
+      case T2O_ATTR_INT: attr->set_type(onnx::AttributeProto::INT); attr->set_i(a.ints[0]); break;
+      case T2O_ATTR_FLOAT: attr->set_type(onnx::AttributeProto::FLOAT); attr->set_f((float)a.floats[0]); break;
+      case T2O_ATTR_STRING: attr->set_type(onnx::AttributeProto::STRING); attr->set_s(a.strings[0]); break;
+      case T2O_ATTR_INTS:
+        attr->set_type(onnx::AttributeProto::INTS);
+        for (int64_t j = 0; j < a.count; ++j) attr->add_ints(a.ints[j]);
+        break;
+      case T2O_ATTR_FLOATS:
+        attr->set_type(onnx::AttributeProto::FLOATS);
+        for (int64_t j = 0; j < a.count; ++j) attr->add_floats((float)a.floats[j]);
+        break;
+      case T2O_ATTR_STRINGS:
+        attr->set_type(onnx::AttributeProto::STRINGS);
+        for (int64_t j = 0; j < a.count; ++j) attr->add_strings(a.strings[j]);
+        break;
+      case T2O_ATTR_TENSOR: {
+        if (!valid(a.tensor) || !rec(a.tensor).constant || !rec(a.tensor).tensor.defined()) {
+          error = "emit_node " + std::string(spec.op_type) + ": tensor attribute '" + a.name + "' needs a constant tensor";
+          return T2O_NO_VALUE;
+        }
+        const auto& t = rec(a.tensor).tensor;
+        attr->set_type(onnx::AttributeProto::TENSOR);
+        auto* tp = attr->mutable_t();
+        tp->set_data_type(rec(a.tensor).dtype);
+        for (auto d : t.sizes()) tp->add_dims(d);
+        tp->set_raw_data(t.data_ptr(), t.nbytes());
+        break;
+      }
+      default:
+        error = "emit_node " + std::string(spec.op_type) + ": attribute '" + a.name + "' has unknown type " + std::to_string(a.type);
+        return T2O_NO_VALUE;
+    }
+  }
+  ++stats_.onnx_nodes;
+  return outputs[0];
+}
+
+void Converter::bind_output(torch::jit::Node* node, int32_t index, t2o_value v) {
+  auto* tv = node->output((size_t)index);
+  bound_[tv] = v;
+  auto& r = rec(v);
+  if (r.kind == T2O_KIND_TENSOR && (r.dtype == 0 || r.rank < 0)) {
+    auto info = types_.find(tv);
+    if (info != types_.end()) {
+      if (r.dtype == 0) r.dtype = info->second.dtype;
+      if (r.rank < 0) {
+        r.rank = (int32_t)info->second.dims.size();
+        r.dims = info->second.dims;
+      }
+    }
+  }
+}
+
+int64_t Converter::opset_of(const std::string& domain) const {
+  if (domain.empty() || domain == "ai.onnx") return options_.opset;
+  auto it = opsets_.find(domain);
+  return it == opsets_.end() ? 0 : it->second;
+}
+
+void Converter::require_opset(const std::string& domain, int64_t version) {
+  if (domain.empty() || domain == "ai.onnx") {
+    if (version > options_.opset)
+      throw ExportError("needs opset " + std::to_string(version) + " of the default domain; target is " +
+                        std::to_string(options_.opset));
+    return;
+  }
+  auto it = opsets_.find(domain);
+  if (it != opsets_.end() && it->second != version && it->second != 1)
+    throw ExportError("domain " + domain + " required at version " + std::to_string(version) + " and " +
+                      std::to_string(it->second));
+  opsets_[domain] = version;
+}
+
+void Converter::warn(const std::string& message) {
+  if (options_.warn) options_.warn(message);
+}
+
+const t2o::registry::Symbolic* Converter::find_symbolic(torch::jit::Node* node) const {
+  std::string kind = node->kind().toQualString();
+  if (auto* s = registry_.lookup(kind, "", options_.opset)) return s;
+  // Ops of custom domains: registered under the domain whose opset selects them.
+  for (const auto* s : registry_.all()) {
+    if (s->op == kind && !s->domain.empty()) {
+      auto v = opset_of(s->domain);
+      return registry_.lookup(kind, s->domain, v ? v : INT64_MAX);
+    }
+  }
+  return nullptr;
+}
+
+void Converter::check_convertible() {
+  struct Missing {
+    size_t count = 0;
+    std::string first_location;
+    std::optional<int64_t> min_opset;
+  };
+  std::map<std::string, Missing> missing;
+  std::function<void(torch::jit::Block*)> scan = [&](torch::jit::Block* block) {
+    for (auto* node : block->nodes()) {
+      if (node->kind() == c10::prim::Constant) continue;
+      if (!find_symbolic(node)) {
+        auto& m = missing[node->kind().toQualString()];
+        if (m.count++ == 0) {
+          m.first_location = location_of(node);
+          m.min_opset = registry_.min_opset(node->kind().toQualString(), "");
+        }
+      }
+      for (auto* b : node->blocks()) scan(b);
+    }
+  };
+  scan(model_.graph->block());
+  if (missing.empty()) return;
+  std::vector<std::pair<std::string, Missing>> sorted(missing.begin(), missing.end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.count > b.second.count; });
+  std::ostringstream msg;
+  msg << "cannot convert " << sorted.size() << " op kind(s) at opset " << options_.opset << ": ";
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    const auto& [kind, m] = sorted[i];
+    if (i) msg << "; ";
+    msg << kind << " (" << m.count << " node" << (m.count == 1 ? "" : "s") << ", first at " << m.first_location << ", ";
+    if (m.min_opset && *m.min_opset > options_.opset) msg << "needs --opset " << *m.min_opset << ")";
+    else msg << "no pack converts it)";
+  }
+  throw ExportError(msg.str());
+}
+
+void Converter::convert_node(torch::jit::Node* node) {
+  const auto* symbolic = find_symbolic(node);
+  t2o_ctx ctx;
+  ctx.conv = this;
+  ctx.node = node;
+  ctx.symbolic = symbolic;
+  ctx.location = location_of(node);
+  if (!node->blocks().empty())
+    throw ExportError(std::string(node->kind().toQualString()) + " at " + ctx.location +
+                      ": control flow (nested blocks) is not supported yet");
+  if (symbolic->domain.size() && opset_of(symbolic->domain) == 0) opsets_[symbolic->domain] = symbolic->since_opset;
+  size_t before = stats_.onnx_nodes;
+  t2o_status status = symbolic->fn(host_api(), &ctx, symbolic->user_data);
+  const auto& pack = registry_.plugins().size() > symbolic->plugin_index
+                         ? registry_.plugins()[symbolic->plugin_index].name
+                         : std::string("(built in)");
+  if (status != T2O_OK) {
+    std::string what = ctx.error.empty() ? "failed without a message" : ctx.error;
+    throw ExportError(std::string(node->kind().toQualString()) + " at " + ctx.location + " (pack " + pack +
+                      ", since opset " + std::to_string(symbolic->since_opset) + "): " +
+                      (status == T2O_UNSUPPORTED ? "unsupported arguments: " : "") + what);
+  }
+  for (size_t k = 0; k < node->outputs().size(); ++k) {
+    auto* out = node->outputs()[k];
+    if (!bound_.count(out) && out->hasUses())
+      throw ExportError(std::string(node->kind().toQualString()) + " at " + ctx.location + " (pack " + pack +
+                        "): the symbolic did not bind output " + std::to_string(k));
+  }
+  // Remember who made each new ONNX node, to attribute checker errors.
+  for (int i = (int)before; i < graph_.node_size(); ++i)
+    pack_of_node_[graph_.node(i).name()] = std::string(node->kind().toQualString()) + " at " + ctx.location + " (pack " + pack + ")";
+}
+
+void Converter::convert() {
+  add_graph_inputs();
+  check_convertible();
+  for (auto* node : model_.graph->nodes()) {
+    ++stats_.torch_nodes;
+    if (node->kind() == c10::prim::Constant) add_constant(node);
+    else convert_node(node);
+  }
+  finish_outputs();
+}
+
+void Converter::fill_value_info(onnx::ValueInfoProto* info, t2o_value v, torch::jit::Value* torch_value) {
+  auto* tensor_type = info->mutable_type()->mutable_tensor_type();
+  int32_t dtype = rec(v).dtype;
+  std::vector<int64_t> dims = rec(v).dims;
+  int32_t rank = rec(v).rank;
+  if (torch_value) {
+    auto it = types_.find(torch_value);
+    if (it != types_.end()) {
+      if (!dtype) dtype = it->second.dtype;
+      dims = it->second.dims;
+      rank = (int32_t)dims.size();
+    }
+  }
+  if (!dtype) throw ExportError("output '" + info->name() + "' has no known element type");
+  tensor_type->set_elem_type(dtype);
+  if (rank >= 0) {
+    auto* shape = tensor_type->mutable_shape();
+    for (int32_t i = 0; i < rank; ++i) {
+      auto* d = shape->add_dim();
+      if (dims[(size_t)i] >= 0) d->set_dim_value(dims[(size_t)i]);
+    }
+  }
+}
+
+void Converter::finish_outputs() {
+  const auto& outs = model_.graph->outputs();
+  const auto& given = options_.output_names;
+  if (!given.empty() && given.size() != outs.size())
+    throw ExportError("--output-names gives " + std::to_string(given.size()) + " name(s) but the model has " +
+                      std::to_string(outs.size()) + " output(s)");
+  // Which ONNX names are produced by nodes (and so may be renamed to the output's name).
+  std::unordered_map<std::string, int> producer;
+  for (int i = 0; i < graph_.node_size(); ++i)
+    for (const auto& o : graph_.node(i).output()) producer[o] = i;
+  std::unordered_map<std::string, std::string> rename;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    std::string name = given.empty() ? "output_" + std::to_string(k) : given[k];
+    t2o_value h = handle_of(outs[k]);
+    if (rec(h).kind != T2O_KIND_TENSOR && rec(h).kind != T2O_KIND_INT && rec(h).kind != T2O_KIND_FLOAT &&
+        rec(h).kind != T2O_KIND_BOOL && rec(h).kind != T2O_KIND_LIST)
+      throw ExportError("model output " + std::to_string(k) + " is not a tensor");
+    t2o_value t = materialize(h);
+    std::string inner = rec(t).onnx;
+    if (names_.count(name) && !(producer.count(inner) && inner == name)) {
+      // The wanted name is taken (e.g. an input); only a fresh name works.
+      if (!given.empty() || std::find(input_names_.begin(), input_names_.end(), name) != input_names_.end())
+        throw ExportError("output name '" + name + "' is already used by an input or another output");
+    }
+    names_.insert(name);
+    if (producer.count(inner) && !rename.count(inner)) {
+      rename[inner] = name;
+    } else {
+      auto* n = graph_.add_node();
+      n->set_op_type("Identity");
+      n->set_name(unique_name("Identity"));
+      n->add_input(rename.count(inner) ? rename[inner] : inner);
+      n->add_output(name);
+      ++stats_.onnx_nodes;
+    }
+    output_names_.push_back(name);
+    auto* info = graph_.add_output();
+    info->set_name(name);
+    fill_value_info(info, t, outs[k]);
+  }
+  if (!rename.empty()) {
+    for (int i = 0; i < graph_.node_size(); ++i) {
+      auto* n = graph_.mutable_node(i);
+      for (auto& s : *n->mutable_input()) {
+        auto it = rename.find(s);
+        if (it != rename.end()) s = it->second;
+      }
+      for (auto& s : *n->mutable_output()) {
+        auto it = rename.find(s);
+        if (it != rename.end()) s = it->second;
+      }
+    }
+  }
+  for (size_t i = 0; i < input_names_.size(); ++i) {
+    auto* info = graph_.add_input();
+    info->set_name(input_names_[i]);
+    fill_value_info(info, bound_.at(model_.graph->inputs()[i]), model_.graph->inputs()[i]);
+  }
+}
+
+std::string Converter::origin_of(const std::string& onnx_node) const {
+  auto it = pack_of_node_.find(onnx_node);
+  return it == pack_of_node_.end() ? std::string() : it->second;
+}
+
+onnx::ModelProto Converter::build_model() {
+  onnx::ModelProto model;
+  model.set_ir_version(8);  // ONNX 1.12 (opsets up to 17)
+  model.set_producer_name("torch2onnx");
+  model.set_producer_version(options_.producer_version);
+  for (const auto& [domain, version] : opsets_) {
+    auto* op = model.add_opset_import();
+    op->set_domain(domain);
+    op->set_version(version);
+  }
+  graph_.set_name("main_graph");
+  for (auto& init : initializers_) {
+    auto* t = graph_.add_initializer();
+    t->set_name(init.name);
+    t->set_data_type(init.dtype);
+    for (auto d : init.dims) t->add_dims(d);
+    t->set_raw_data(init.tensor.data_ptr(), init.tensor.nbytes());
+    stats_.initializer_bytes += init.tensor.nbytes();
+    init.tensor = at::Tensor();  // copied into the model: let go of our reference
+  }
+  stats_.initializers = initializers_.size();
+  initializers_.clear();
+  *model.mutable_graph() = std::move(graph_);
+  return model;
+}
+
+}  // namespace t2o::core

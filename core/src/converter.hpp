@@ -1,0 +1,137 @@
+// The converter: the value table, the host side of the C ABI, and the graph walk.
+#ifndef TORCH2ONNX_CORE_CONVERTER_HPP
+#define TORCH2ONNX_CORE_CONVERTER_HPP
+
+#include "model_loader.hpp"
+#include "torch2onnx/core/exporter.hpp"
+
+#include <torch2onnx/plugin.h>
+#include <torch2onnx/registry.hpp>
+
+#include <onnx/onnx_pb.h>
+#include <torch/script.h>
+
+#include <deque>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace t2o::core {
+
+// What the example run saw of a TorchScript tensor value.
+struct TensorInfo {
+  int32_t dtype = 0;  // ONNX element type, 0 if unknown
+  std::vector<int64_t> dims;
+  bool known_rank = false;
+};
+
+// One entry of the value table. A handle (t2o_value) is an index into Converter::values_.
+struct ValueRec {
+  t2o_kind kind = T2O_KIND_OTHER;
+  bool constant = false;
+  std::string onnx;  // ONNX tensor name (tensors, dynamic scalars), empty until it exists
+  int32_t dtype = 0;
+  int32_t rank = -1;
+  std::vector<int64_t> dims;
+  at::Tensor tensor;  // constant tensor (contiguous)
+  int64_t i = 0;      // constant INT / BOOL
+  double f = 0;       // constant FLOAT
+  std::string s;      // constant STRING; for constant tensors, a name hint
+  std::vector<t2o_value> items;  // LIST
+  t2o_value materialized = T2O_NO_VALUE;  // cached value_as_onnx of a constant
+};
+
+// An initializer, kept as a tensor until the model is written (weights are copied once).
+struct Initializer {
+  std::string name;
+  int32_t dtype = 0;
+  std::vector<int64_t> dims;
+  at::Tensor tensor;
+};
+
+class Converter;
+
+}  // namespace t2o::core
+
+// The opaque context a symbolic receives: one call on one TorchScript node.
+struct t2o_ctx {
+  t2o::core::Converter* conv = nullptr;
+  torch::jit::Node* node = nullptr;
+  const t2o::registry::Symbolic* symbolic = nullptr;
+  std::string error;
+  std::string location;  // computed once per node
+  std::vector<std::string> borrowed;  // strings handed out for the duration of the call
+};
+
+namespace t2o::core {
+
+class Converter {
+ public:
+  Converter(const t2o::registry::Registry& registry, const ExportOptions& options, PreparedModel& model,
+            const std::string& model_path);
+
+  // Runs the graph on example inputs made from the --input specs and records every tensor's type.
+  void record_types();
+  // Converts every node; throws ExportError naming what failed and where.
+  void convert();
+  // Builds the ModelProto (initializers moved in, released from the converter as they go).
+  onnx::ModelProto build_model();
+
+  const ExportStats& stats() const { return stats_; }
+  // "aten::op at LOCATION (pack P)" for an emitted ONNX node name, to attribute checker errors.
+  std::string origin_of(const std::string& onnx_node) const;
+
+  // ---- used by the host API (host_api.cpp) ----
+  ValueRec& rec(t2o_value v);
+  bool valid(t2o_value v) const { return v >= 0 && (size_t)v < values_.size(); }
+  t2o_value add(ValueRec r);
+  t2o_value handle_of(torch::jit::Value* v);  // the handle bound to a TorchScript value
+  t2o_value type_handle_of(torch::jit::Value* v);  // type-only record for a TorchScript output
+  t2o_value materialize(t2o_value v);  // value_as_onnx
+  t2o_value add_initializer(const at::Tensor& t, int32_t onnx_dtype, const std::string& hint = "");
+  t2o_value emit(const t2o_node_spec& spec, t2o_value* outputs, std::string& error);
+  void bind_output(torch::jit::Node* node, int32_t index, t2o_value v);
+  int64_t opset_of(const std::string& domain) const;
+  void require_opset(const std::string& domain, int64_t version);
+  std::string unique_name(const std::string& hint);
+  void warn(const std::string& message);
+  static std::string location_of(torch::jit::Node* node);
+  static t2o_kind kind_of_type(const c10::TypePtr& type);
+  const t2o_host_api* host_api() const;
+
+ private:
+  void add_graph_inputs();
+  void add_constant(torch::jit::Node* node);
+  void convert_node(torch::jit::Node* node);
+  const t2o::registry::Symbolic* find_symbolic(torch::jit::Node* node) const;
+  void check_convertible();
+  void finish_outputs();
+  void fill_value_info(onnx::ValueInfoProto* info, t2o_value v, torch::jit::Value* torch_value);
+
+  const t2o::registry::Registry& registry_;
+  const ExportOptions& options_;
+  PreparedModel& model_;
+  std::string model_path_;
+
+  std::deque<ValueRec> values_;  // a deque: references stay valid while it grows
+  std::unordered_map<torch::jit::Value*, t2o_value> bound_;
+  std::unordered_map<torch::jit::Value*, t2o_value> type_only_;
+  std::unordered_map<torch::jit::Value*, TensorInfo> types_;
+  std::unordered_map<const c10::TensorImpl*, t2o_value> initializer_of_;
+  std::vector<Initializer> initializers_;
+  std::unordered_set<std::string> names_;
+  uint64_t name_counter_ = 0;
+  std::map<std::string, int64_t> opsets_;  // domain -> version
+  std::map<std::string, std::string> pack_of_node_;  // ONNX node name -> "aten::op (pack P) at LOC"
+
+  onnx::GraphProto graph_;
+  std::vector<std::string> input_names_;
+  std::vector<std::string> output_names_;
+  ExportStats stats_;
+};
+
+}  // namespace t2o::core
+
+#endif

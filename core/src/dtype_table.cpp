@@ -1,0 +1,62 @@
+#include "torch2onnx/core/dtype_table.hpp"
+
+#include <onnx/onnx_pb.h>
+
+namespace t2o::core {
+
+using onnx::TensorProto;
+
+const std::vector<DtypeEntry>& dtype_table() {
+  // ScalarTypes with no ONNX counterpart (ComplexHalf, quantized types, QUInt4x2/2x4) are absent
+  // on purpose; ONNX's uint16/uint32/uint64 have no libtorch 1.13 counterpart.
+  static const std::vector<DtypeEntry> table = {
+      {c10::ScalarType::Float, TensorProto::FLOAT, "float32", "float"},
+      {c10::ScalarType::Double, TensorProto::DOUBLE, "float64", "double"},
+      {c10::ScalarType::Half, TensorProto::FLOAT16, "float16", "half"},
+      {c10::ScalarType::BFloat16, TensorProto::BFLOAT16, "bfloat16", nullptr},
+      {c10::ScalarType::Byte, TensorProto::UINT8, "uint8", nullptr},
+      {c10::ScalarType::Char, TensorProto::INT8, "int8", nullptr},
+      {c10::ScalarType::Short, TensorProto::INT16, "int16", "short"},
+      {c10::ScalarType::Int, TensorProto::INT32, "int32", "int"},
+      {c10::ScalarType::Long, TensorProto::INT64, "int64", "long"},
+      {c10::ScalarType::Bool, TensorProto::BOOL, "bool", nullptr},
+      {c10::ScalarType::ComplexFloat, TensorProto::COMPLEX64, "complex64", nullptr},
+      {c10::ScalarType::ComplexDouble, TensorProto::COMPLEX128, "complex128", nullptr},
+  };
+  return table;
+}
+
+std::optional<int32_t> onnx_dtype(c10::ScalarType t) {
+  for (const auto& e : dtype_table())
+    if (e.torch == t) return e.onnx;
+  return std::nullopt;
+}
+
+std::optional<c10::ScalarType> torch_dtype(int32_t onnx) {
+  for (const auto& e : dtype_table())
+    if (e.onnx == onnx) return e.torch;
+  return std::nullopt;
+}
+
+std::optional<c10::ScalarType> dtype_from_name(const std::string& name) {
+  for (const auto& e : dtype_table())
+    if (name == e.name || (e.alias && name == e.alias)) return e.torch;
+  return std::nullopt;
+}
+
+std::string dtype_name(c10::ScalarType t) {
+  for (const auto& e : dtype_table())
+    if (e.torch == t) return e.name;
+  return c10::toString(t);
+}
+
+std::string dtype_names() {
+  std::string out;
+  for (const auto& e : dtype_table()) {
+    if (!out.empty()) out += ", ";
+    out += e.name;
+  }
+  return out;
+}
+
+}  // namespace t2o::core

@@ -1,0 +1,106 @@
+#include "model_loader.hpp"
+
+#include "torch2onnx/core/exporter.hpp"
+
+#include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/jit/passes/constant_propagation.h>
+#include <torch/csrc/jit/passes/dead_code_elimination.h>
+#include <torch/csrc/jit/passes/inliner.h>
+#include <torch/csrc/jit/passes/lower_tuples.h>
+#include <torch/csrc/jit/passes/remove_mutation.h>
+
+#include <fstream>
+#include <sys/stat.h>
+
+namespace t2o::core {
+
+std::string first_line(const std::string& message) {
+  std::string line;
+  size_t start = 0;
+  // libtorch messages may open with an empty line or a backtrace header; take the first line
+  // that says something.
+  while (start < message.size()) {
+    size_t end = message.find('\n', start);
+    line = message.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty() && line.rfind("Exception raised from", 0) != 0) break;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return line;
+}
+
+torch::jit::Module load_torchscript(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) throw ExportError(path + ": no such file");
+  if (S_ISDIR(st.st_mode)) throw ExportError(path + ": is a directory, not a TorchScript file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ExportError(path + ": cannot be opened for reading");
+  char magic[4] = {0, 0, 0, 0};
+  in.read(magic, 4);
+  if (in.gcount() < 4 || magic[0] != 'P' || magic[1] != 'K') {
+    if (in.gcount() >= 1 && (unsigned char)magic[0] == 0x80)
+      throw ExportError(path + ": a pickle saved by torch.save (legacy format), not TorchScript; save the module with torch.jit.script(m).save() or torch.jit.trace(m, x).save()");
+    throw ExportError(path + ": not a TorchScript archive (not a zip file)");
+  }
+  in.close();
+
+  // Look inside first, to tell a torch.save()d object (state_dict) from a TorchScript module.
+  try {
+    caffe2::serialize::PyTorchStreamReader reader(path);
+    bool has_code = false, has_constants = reader.hasRecord("constants.pkl");
+    for (const auto& r : reader.getAllRecords())
+      if (r.rfind("code/", 0) == 0) { has_code = true; break; }
+    if (!has_code || !has_constants)
+      throw ExportError(path + ": saved with torch.save (e.g. a state_dict), not TorchScript; save the module with torch.jit.script(m).save() or torch.jit.trace(m, x).save()");
+  } catch (const ExportError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ExportError(path + ": corrupt or truncated TorchScript archive: " + first_line(e.what()));
+  }
+
+  try {
+    return torch::jit::load(path, torch::kCPU);
+  } catch (const std::exception& e) {
+    throw ExportError(path + ": cannot load TorchScript: " + first_line(e.what()));
+  }
+}
+
+PreparedModel prepare(torch::jit::Module module, const std::string& path) {
+  PreparedModel out;
+  if (!module.find_method("forward")) throw ExportError(path + ": the module has no forward() method");
+  try {
+    module.eval();
+    // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
+    out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);
+  } catch (const std::exception& e) {
+    throw ExportError(path + ": freezing the module failed: " + first_line(e.what()));
+  }
+  auto method = out.module.get_method("forward");
+  const auto& schema = method.function().getSchema();
+  for (size_t i = 1; i < schema.arguments().size(); ++i) {
+    out.argument_names.push_back(schema.arguments()[i].name());
+    out.argument_types.push_back(schema.arguments()[i].type());
+  }
+  auto graph = method.graph()->copy();
+  try {
+    torch::jit::Inline(*graph);
+    torch::jit::RemoveListMutation(graph);
+    torch::jit::RemoveTensorMutation(graph);
+    torch::jit::LowerAllTuples(graph);
+    torch::jit::ConstantPropagationImmutableTypes(graph);
+    torch::jit::EliminateDeadCode(graph);
+  } catch (const std::exception& e) {
+    throw ExportError(path + ": preparing the graph failed: " + first_line(e.what()));
+  }
+  // After freezing, self is unused: drop it so graph inputs are forward()'s arguments.
+  if (!graph->inputs().empty() && graph->inputs()[0]->type()->cast<c10::ClassType>()) {
+    if (graph->inputs()[0]->hasUses())
+      throw ExportError(path + ": forward() still reads module state after freezing (unsupported attribute use)");
+    graph->eraseInput(0);
+  }
+  out.graph = graph;
+  return out;
+}
+
+}  // namespace t2o::core

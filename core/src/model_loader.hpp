@@ -1,0 +1,31 @@
+// Loading a TorchScript archive and preparing its forward graph for conversion.
+#ifndef TORCH2ONNX_CORE_MODEL_LOADER_HPP
+#define TORCH2ONNX_CORE_MODEL_LOADER_HPP
+
+#include <torch/script.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace t2o::core {
+
+struct PreparedModel {
+  torch::jit::Module module;               // frozen; owns the weights the graph's constants point to
+  std::shared_ptr<torch::jit::Graph> graph;  // forward(), self removed, ready to walk
+  std::vector<std::string> argument_names;   // forward()'s arguments, without self
+  std::vector<c10::TypePtr> argument_types;
+};
+
+// Throws ExportError with one line for a missing, unreadable, non-TorchScript or corrupt file.
+torch::jit::Module load_torchscript(const std::string& path);
+
+// eval, freeze, inline, remove mutation, lower tuples, dead code elimination.
+PreparedModel prepare(torch::jit::Module module, const std::string& path);
+
+// First line of a libtorch error, without its C++ backtrace.
+std::string first_line(const std::string& message);
+
+}  // namespace t2o::core
+
+#endif

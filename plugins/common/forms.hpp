@@ -1,0 +1,100 @@
+// ONNX operators whose form changed across opsets 9..18: each helper emits the form valid at
+// ctx.opset(), so a symbolic written once for opset 9 stays valid at every later target.
+// Header-only, SDK only.
+#ifndef TORCH2ONNX_PACK_COMMON_FORMS_HPP
+#define TORCH2ONNX_PACK_COMMON_FORMS_HPP
+
+#include <torch2onnx/plugin.hpp>
+
+#include <cfloat>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "util.hpp"
+
+namespace t2o {
+namespace pack {
+
+// Unsqueeze: `axes` attribute up to opset 12, input from 13. Axes are in the output's numbering.
+inline Value unsqueeze(Ctx& ctx, const Value& x, const std::vector<int64_t>& axes) {
+  if (ctx.opset() >= 13) return ctx.op("Unsqueeze", {x, ctx.const_i64(axes)});
+  return ctx.op("Unsqueeze", {x}, {Attr::ints("axes", axes)});
+}
+
+// Squeeze: `axes` attribute up to 12, optional input from 13. Empty axes = every 1-sized axis.
+inline Value squeeze(Ctx& ctx, const Value& x, const std::vector<int64_t>& axes) {
+  if (axes.empty()) return ctx.op("Squeeze", {x});
+  if (ctx.opset() >= 13) return ctx.op("Squeeze", {x, ctx.const_i64(axes)});
+  return ctx.op("Squeeze", {x}, {Attr::ints("axes", axes)});
+}
+
+// Reduce* with optional axes (empty = all axes). ReduceSum takes axes as an input from 13, the
+// other Reduce* ops from 18.
+inline Value reduce(Ctx& ctx, const std::string& op_type, const Value& x, const std::vector<int64_t>& axes,
+                    bool keepdims) {
+  int64_t input_form_since = op_type == "ReduceSum" ? 13 : 18;
+  std::vector<Attr> attrs{Attr::i("keepdims", keepdims ? 1 : 0)};
+  if (ctx.opset() >= input_form_since) {
+    if (axes.empty()) return ctx.op(op_type, {x}, attrs);  // noop_with_empty_axes=0: reduce all
+    return ctx.op(op_type, {x, ctx.const_i64(axes)}, attrs);
+  }
+  if (!axes.empty()) attrs.push_back(Attr::ints("axes", axes));
+  return ctx.op(op_type, {x}, attrs);
+}
+
+// Clip: min/max attributes (float only) up to 10; optional inputs of x's dtype from 11
+// (integer types from 12). has_min/has_max false = unbounded.
+inline Value clip(Ctx& ctx, const Value& x, bool has_min, double min, bool has_max, double max) {
+  if (ctx.opset() >= 11) {
+    t2o_dtype dt = x.dtype();
+    Value lo = has_min ? ctx.scalar(dt, min) : Value();
+    Value hi = has_max ? ctx.scalar(dt, max) : Value();
+    if (!has_max) return ctx.op("Clip", {x, lo});
+    return ctx.op("Clip", {x, lo, hi});
+  }
+  std::vector<Attr> attrs;
+  if (has_min) attrs.push_back(Attr::f("min", min));
+  if (has_max) attrs.push_back(Attr::f("max", max));
+  return ctx.op("Clip", {x}, attrs);
+}
+
+// Constant-mode Pad: pads (ONNX order: all begins, then all ends) and value are attributes up to
+// 10, inputs from 11.
+inline Value pad_constant(Ctx& ctx, const Value& x, const std::vector<int64_t>& pads, double value = 0.0) {
+  if (ctx.opset() >= 11) return ctx.op("Pad", {x, ctx.const_i64(pads), ctx.scalar(x.dtype(), value)},
+                                       {Attr::s("mode", "constant")});
+  return ctx.op("Pad", {x}, {Attr::ints("pads", pads), Attr::s("mode", "constant"), Attr::f("value", value)});
+}
+
+// Slice: starts/ends/axes attributes at 9, inputs (plus steps) from 10. Steps need opset 10.
+inline Value slice(Ctx& ctx, const Value& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& starts,
+                   const std::vector<int64_t>& ends, const std::vector<int64_t>& steps = {}) {
+  bool unit_steps = true;
+  for (auto s : steps) unit_steps = unit_steps && s == 1;
+  if (ctx.opset() >= 10) {
+    std::vector<Value> in{x, ctx.const_i64(starts), ctx.const_i64(ends), ctx.const_i64(axes)};
+    if (!unit_steps) in.push_back(ctx.const_i64(steps));
+    return ctx.op("Slice", in);
+  }
+  if (!unit_steps) unsupported(ctx.kind() + ": slicing with step " + str(steps) + " needs opset >= 10");
+  return ctx.op("Slice", {x}, {Attr::ints("axes", axes), Attr::ints("starts", starts), Attr::ints("ends", ends)});
+}
+
+// Softmax / LogSoftmax over one axis. Up to opset 12 the op flattens the input to 2-D at `axis`,
+// which equals PyTorch's per-axis softmax only when axis is the last one: otherwise the axis is
+// transposed to the end and back. From 13 `axis` is per-axis.
+inline Value softmax(Ctx& ctx, const std::string& op_type, const Value& x, int64_t axis, int64_t rank) {
+  if (ctx.opset() >= 13 || axis == rank - 1) return ctx.op(op_type, {x}, {Attr::i("axis", axis)});
+  std::vector<int64_t> perm;
+  for (int64_t i = 0; i < rank; ++i) perm.push_back(i);
+  std::swap(perm[axis], perm[rank - 1]);  // self-inverse
+  Value t = ctx.op("Transpose", {x}, {Attr::ints("perm", perm)});
+  Value s = ctx.op(op_type, {t}, {Attr::i("axis", rank - 1)});
+  return ctx.op("Transpose", {s}, {Attr::ints("perm", perm)});
+}
+
+}  // namespace pack
+}  // namespace t2o
+
+#endif  // TORCH2ONNX_PACK_COMMON_FORMS_HPP

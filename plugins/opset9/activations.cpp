@@ -1,0 +1,150 @@
+// Elementwise activations: relu, relu6, hardtanh, sigmoid, tanh, leaky_relu, elu, selu, celu,
+// gelu, silu, hardsigmoid, hardswish, mish, softplus, prelu (+ in-place variants).
+// Clip's min/max become inputs at opset 11 (common/forms.hpp picks the form); HardSwish exists
+// from 14 (a later pack may override), Gelu from 20.
+#include <torch2onnx/plugin.hpp>
+
+#include <cmath>
+
+#include "common/values.hpp"
+
+using namespace t2o;
+using namespace t2o::pack;
+
+namespace {
+
+void unary(Ctx& ctx, const char* op_type, std::vector<Attr> attrs = {}) {
+  ctx.set_output(0, ctx.op(op_type, {ctx.input(0)}, attrs));
+}
+
+double const_number(Ctx& ctx, int32_t i, const char* name) {
+  Value v = ctx.input(i);
+  if (!v.is_const()) unsupported(ctx.kind() + ": argument '" + name + "' must be constant");
+  return v.to_float();
+}
+
+void hardtanh(Ctx& ctx) {
+  double lo = const_number(ctx, 1, "min_val"), hi = const_number(ctx, 2, "max_val");
+  ctx.set_output(0, clip(ctx, ctx.input(0), true, lo, true, hi));
+}
+
+void relu6(Ctx& ctx) { ctx.set_output(0, clip(ctx, ctx.input(0), true, 0.0, true, 6.0)); }
+
+// x * k with k a constant of x's dtype.
+Value mul_const(Ctx& ctx, const Value& x, double k) { return ctx.op("Mul", {x, ctx.scalar(x.dtype(), k)}); }
+Value add_const(Ctx& ctx, const Value& x, double k) { return ctx.op("Add", {x, ctx.scalar(x.dtype(), k)}); }
+
+void gelu(Ctx& ctx) {
+  Value x = ctx.input(0);
+  std::string approximate = "none";
+  if (ctx.num_inputs() > 1 && ctx.input(1).kind() == T2O_KIND_STRING) approximate = ctx.input(1).to_string();
+  Value inner;
+  if (approximate == "tanh") {
+    // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
+    Value x3 = ctx.op("Mul", {ctx.op("Mul", {x, x}), x});
+    Value t = ctx.op("Add", {x, mul_const(ctx, x3, 0.044715)});
+    inner = ctx.op("Tanh", {mul_const(ctx, t, std::sqrt(2.0 / M_PI))});
+  } else if (approximate == "none") {
+    // 0.5 * x * (1 + erf(x / sqrt(2)))
+    inner = ctx.op("Erf", {mul_const(ctx, x, 1.0 / std::sqrt(2.0))});
+  } else {
+    unsupported("aten::gelu: approximate='" + approximate + "'");
+  }
+  ctx.set_output(0, mul_const(ctx, ctx.op("Mul", {x, add_const(ctx, inner, 1.0)}), 0.5));
+}
+
+void leaky_relu(Ctx& ctx) {
+  double slope = ctx.num_inputs() > 1 ? const_number(ctx, 1, "negative_slope") : 0.01;
+  unary(ctx, "LeakyRelu", {Attr::f("alpha", slope)});
+}
+
+// elu(self, alpha, scale, input_scale): only scale == input_scale == 1 maps to Elu.
+void elu(Ctx& ctx) {
+  double alpha = const_number(ctx, 1, "alpha");
+  double scale = ctx.num_inputs() > 2 ? const_number(ctx, 2, "scale") : 1.0;
+  double input_scale = ctx.num_inputs() > 3 ? const_number(ctx, 3, "input_scale") : 1.0;
+  Value x = ctx.input(0);
+  if (input_scale != 1.0) x = mul_const(ctx, x, input_scale);
+  Value y = ctx.op("Elu", {x}, {Attr::f("alpha", alpha)});
+  if (scale != 1.0) y = mul_const(ctx, y, scale);
+  ctx.set_output(0, y);
+}
+
+// hardsigmoid = clamp(x/6 + 1/2, 0, 1)
+void hardsigmoid(Ctx& ctx) { unary(ctx, "HardSigmoid", {Attr::f("alpha", 1.0 / 6), Attr::f("beta", 0.5)}); }
+
+// hardswish = x * hardsigmoid(x) (the HardSwish op needs opset 14)
+void hardswish(Ctx& ctx) {
+  Value x = ctx.input(0);
+  Value hs = ctx.op("HardSigmoid", {x}, {Attr::f("alpha", 1.0 / 6), Attr::f("beta", 0.5)});
+  ctx.set_output(0, ctx.op("Mul", {x, hs}));
+}
+
+void silu(Ctx& ctx) {
+  Value x = ctx.input(0);
+  ctx.set_output(0, ctx.op("Mul", {x, ctx.op("Sigmoid", {x})}));
+}
+
+void mish(Ctx& ctx) {
+  Value x = ctx.input(0);
+  ctx.set_output(0, ctx.op("Mul", {x, ctx.op("Tanh", {ctx.op("Softplus", {x})})}));
+}
+
+// softplus(self, beta, threshold): Softplus(beta*x)/beta; the threshold (linear above) only
+// matters numerically and is ignored, as in torch.onnx.
+void softplus(Ctx& ctx) {
+  double beta = ctx.num_inputs() > 1 ? const_number(ctx, 1, "beta") : 1.0;
+  Value x = ctx.input(0);
+  if (beta == 1.0) return ctx.set_output(0, ctx.op("Softplus", {x}));
+  Value y = ctx.op("Softplus", {mul_const(ctx, x, beta)});
+  ctx.set_output(0, mul_const(ctx, y, 1.0 / beta));
+}
+
+// prelu(self, weight): weight has C entries (or 1); ONNX PRelu broadcasts slope unidirectionally,
+// so a C-vector is reshaped to (C, 1, ..., 1) for inputs of rank > 2.
+void prelu(Ctx& ctx) {
+  Value x = ctx.input(0), w = ctx.input(1);
+  int32_t r = x.rank();
+  if (r > 2 && w.rank() == 1 && w.dim(0) != 1) {
+    std::vector<int64_t> axes;
+    for (int32_t i = 1; i < r - 1; ++i) axes.push_back(i);
+    w = unsqueeze(ctx, w, axes);
+  }
+  ctx.set_output(0, ctx.op("PRelu", {x, w}));
+}
+
+}  // namespace
+
+T2O_SYMBOLIC("aten::relu", 9) { unary(ctx, "Relu"); }
+T2O_SYMBOLIC("aten::relu_", 9) { unary(ctx, "Relu"); }
+T2O_SYMBOLIC("aten::relu6", 9) { relu6(ctx); }
+T2O_SYMBOLIC("aten::relu6_", 9) { relu6(ctx); }
+T2O_SYMBOLIC("aten::hardtanh", 9) { hardtanh(ctx); }
+T2O_SYMBOLIC("aten::hardtanh_", 9) { hardtanh(ctx); }
+T2O_SYMBOLIC("aten::sigmoid", 9) { unary(ctx, "Sigmoid"); }
+T2O_SYMBOLIC("aten::sigmoid_", 9) { unary(ctx, "Sigmoid"); }
+T2O_SYMBOLIC("aten::tanh", 9) { unary(ctx, "Tanh"); }
+T2O_SYMBOLIC("aten::tanh_", 9) { unary(ctx, "Tanh"); }
+T2O_SYMBOLIC("aten::leaky_relu", 9) { leaky_relu(ctx); }
+T2O_SYMBOLIC("aten::leaky_relu_", 9) { leaky_relu(ctx); }
+T2O_SYMBOLIC("aten::elu", 9) { elu(ctx); }
+T2O_SYMBOLIC("aten::elu_", 9) { elu(ctx); }
+T2O_SYMBOLIC("aten::selu", 9) { unary(ctx, "Selu"); }
+T2O_SYMBOLIC("aten::selu_", 9) { unary(ctx, "Selu"); }
+T2O_SYMBOLIC("aten::celu", 9) {
+  double alpha = ctx.num_inputs() > 1 ? const_number(ctx, 1, "alpha") : 1.0;
+  // celu(x) = max(0,x) + min(0, alpha*(exp(x/alpha)-1)) = elu(x/alpha)*alpha
+  Value x = ctx.input(0);
+  Value y = ctx.op("Elu", {mul_const(ctx, x, 1.0 / alpha)}, {Attr::f("alpha", 1.0)});
+  ctx.set_output(0, alpha == 1.0 ? y : mul_const(ctx, y, alpha));
+}
+T2O_SYMBOLIC("aten::gelu", 9) { gelu(ctx); }
+T2O_SYMBOLIC("aten::silu", 9) { silu(ctx); }
+T2O_SYMBOLIC("aten::silu_", 9) { silu(ctx); }
+T2O_SYMBOLIC("aten::mish", 9) { mish(ctx); }
+T2O_SYMBOLIC("aten::hardsigmoid", 9) { hardsigmoid(ctx); }
+T2O_SYMBOLIC("aten::hardsigmoid_", 9) { hardsigmoid(ctx); }
+T2O_SYMBOLIC("aten::hardswish", 9) { hardswish(ctx); }
+T2O_SYMBOLIC("aten::hardswish_", 9) { hardswish(ctx); }
+T2O_SYMBOLIC("aten::softplus", 9) { softplus(ctx); }
+T2O_SYMBOLIC("aten::prelu", 9) { prelu(ctx); }

@@ -1,0 +1,160 @@
+// aten::add/sub/mul/div (+ in-place add_/sub_/mul_/div_, Tensor and Scalar overloads, alpha,
+// div's rounding_mode), aten::rsub, aten::floor_divide, aten::floordiv, aten::neg, and the int/float
+// scalar overloads (add.int, mul.float, ...) used by scripted shape arithmetic.
+//
+// Type promotion: operands are converted to the TorchScript output's dtype (known from the example
+// run), which implements PyTorch's rules (tensor dtype wins over a Python scalar, int tensor +
+// float scalar -> float, int / int -> float for true division).
+#include <torch2onnx/plugin.hpp>
+
+#include <cmath>
+
+#include "common/values.hpp"
+
+using namespace t2o;
+using namespace t2o::pack;
+
+namespace {
+
+enum class Bin { Add, Sub, Mul, Div, FloorDiv };
+
+bool is_int_like(t2o_kind k) { return k == T2O_KIND_INT || k == T2O_KIND_BOOL; }
+
+int64_t floor_div_i(Ctx& ctx, int64_t a, int64_t b) {
+  if (b == 0) fail(ctx.kind() + ": integer division by zero");
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+// Integer floor division on ONNX tensors of the same int dtype: Div truncates; adjust by -1 where
+// the remainder is non-zero and its sign differs from the divisor's.
+Value int_floor_div(Ctx& ctx, const Value& a, const Value& b, t2o_dtype dt) {
+  Value q = ctx.op("Div", {a, b});
+  Value r = ctx.op("Sub", {a, ctx.op("Mul", {q, b})});
+  Value zero = ctx.scalar(dt, 0);
+  Value nonzero = ctx.op("Not", {ctx.op("Equal", {r, zero})});
+  Value sign_differs = ctx.op("Xor", {ctx.op("Less", {r, zero}), ctx.op("Less", {b, zero})});
+  Value fix = ctx.op("Cast", {ctx.op("And", {nonzero, sign_differs})}, {Attr::i("to", dt)});
+  return ctx.op("Sub", {q, fix});
+}
+
+// trunc(x) for floats: sign(x) * floor(|x|) (ONNX has no Trunc).
+Value float_trunc(Ctx& ctx, const Value& x) {
+  return ctx.op("Mul", {ctx.op("Sign", {x}), ctx.op("Floor", {ctx.op("Abs", {x})})});
+}
+
+// Both operands are Python numbers (int/float/bool), constant or run-time.
+void scalar_binary(Ctx& ctx, Bin op, Value a, Value b) {
+  bool ints = is_int_like(a.kind()) && is_int_like(b.kind());
+  if (a.is_const() && b.is_const()) {
+    if (ints && op != Bin::Div) {
+      int64_t x = a.to_int(), y = b.to_int();
+      int64_t r = op == Bin::Add ? x + y : op == Bin::Sub ? x - y : op == Bin::Mul ? x * y : floor_div_i(ctx, x, y);
+      return ctx.set_output(0, ctx.make_int(r));
+    }
+    double x = a.to_float(), y = b.to_float();
+    double r = op == Bin::Add ? x + y : op == Bin::Sub ? x - y : op == Bin::Mul ? x * y
+             : op == Bin::Div ? x / y : std::floor(x / y);
+    return ctx.set_output(0, ctx.make_float(r));
+  }
+  // Run-time scalars: 0-d ONNX tensors.
+  t2o_dtype dt = T2O_DTYPE_INT64;
+  if (!ints || op == Bin::Div) {
+    dt = T2O_DTYPE_FLOAT;
+    for (const Value& v : {a, b})
+      if (v.kind() == T2O_KIND_FLOAT && !v.is_const() && is_float_dtype(scalar_dtype(v))) dt = scalar_dtype(v);
+  }
+  Value ta = to_dtype(ctx, a, dt), tb = to_dtype(ctx, b, dt);
+  Value r;
+  switch (op) {
+    case Bin::Add: r = ctx.op("Add", {ta, tb}); break;
+    case Bin::Sub: r = ctx.op("Sub", {ta, tb}); break;
+    case Bin::Mul: r = ctx.op("Mul", {ta, tb}); break;
+    case Bin::Div: r = ctx.op("Div", {ta, tb}); break;
+    case Bin::FloorDiv:
+      r = dt == T2O_DTYPE_INT64 ? int_floor_div(ctx, ta, tb, dt) : ctx.op("Floor", {ctx.op("Div", {ta, tb})});
+      break;
+  }
+  ctx.set_output(0, ctx.make_dynamic_scalar(r, dt == T2O_DTYPE_INT64 ? T2O_KIND_INT : T2O_KIND_FLOAT));
+}
+
+// self (op) alpha*other; alpha_index < 0 when the overload has no alpha.
+void binary(Ctx& ctx, Bin op, bool reverse = false) {
+  Value a = ctx.input(0), b = ctx.input(1);
+  if (reverse) std::swap(a, b);
+  // aten::add.t: list concatenation.
+  if (op == Bin::Add && a.kind() == T2O_KIND_LIST && b.kind() == T2O_KIND_LIST) {
+    std::vector<Value> items = a.items();
+    for (const Value& v : b.items()) items.push_back(v);
+    return ctx.set_output(0, ctx.make_list(items));
+  }
+  if (is_scalar_kind(a.kind()) && is_scalar_kind(b.kind())) return scalar_binary(ctx, op, a, b);
+
+  t2o_dtype in_dt = a.kind() == T2O_KIND_TENSOR ? a.dtype() : b.dtype();
+  t2o_dtype dt = output_dtype(ctx, 0, in_dt);
+
+  // div's rounding_mode (div.Tensor_mode / div.Scalar_mode): None, "trunc" or "floor".
+  std::string mode;
+  if (op == Bin::Div && ctx.num_inputs() > 2 && ctx.input(2).kind() == T2O_KIND_STRING) {
+    mode = ctx.input(2).to_string();
+    if (mode != "trunc" && mode != "floor") unsupported(ctx.kind() + ": rounding_mode='" + mode + "'");
+  }
+  if (op == Bin::FloorDiv) mode = "floor";
+
+  Value ta = to_dtype(ctx, a, dt), tb = to_dtype(ctx, b, dt);
+  // alpha (add/sub/rsub): scales `other`.
+  if ((op == Bin::Add || op == Bin::Sub) && ctx.num_inputs() > 2) {
+    Value alpha = ctx.input(2);
+    if (is_scalar_kind(alpha.kind())) {
+      if (!alpha.is_const()) unsupported(ctx.kind() + ": argument 'alpha' must be constant");
+      if (alpha.to_float() != 1.0) tb = ctx.op("Mul", {tb, to_dtype(ctx, alpha, dt)});
+    }
+  }
+  Value y;
+  switch (op) {
+    case Bin::Add: y = ctx.op("Add", {ta, tb}); break;
+    case Bin::Sub: y = ctx.op("Sub", {ta, tb}); break;
+    case Bin::Mul:
+      if (dt == T2O_DTYPE_BOOL) y = ctx.op("And", {ta, tb});  // Mul has no bool kernel
+      else y = ctx.op("Mul", {ta, tb});
+      break;
+    case Bin::Div:
+    case Bin::FloorDiv:
+      if (mode.empty()) {
+        y = ctx.op("Div", {ta, tb});
+      } else if (is_float_dtype(dt)) {
+        Value q = ctx.op("Div", {ta, tb});
+        y = mode == "floor" ? ctx.op("Floor", {q}) : float_trunc(ctx, q);
+      } else {
+        y = mode == "floor" ? int_floor_div(ctx, ta, tb, dt) : ctx.op("Div", {ta, tb});  // int Div truncates
+      }
+      break;
+  }
+  ctx.set_output(0, y);
+}
+
+}  // namespace
+
+T2O_SYMBOLIC("aten::add", 9) { binary(ctx, Bin::Add); }
+T2O_SYMBOLIC("aten::add_", 9) { binary(ctx, Bin::Add); }
+T2O_SYMBOLIC("aten::sub", 9) { binary(ctx, Bin::Sub); }
+T2O_SYMBOLIC("aten::sub_", 9) { binary(ctx, Bin::Sub); }
+// rsub(self, other, alpha) = other - alpha*self
+T2O_SYMBOLIC("aten::rsub", 9) { binary(ctx, Bin::Sub, /*reverse=*/true); }
+T2O_SYMBOLIC("aten::mul", 9) { binary(ctx, Bin::Mul); }
+T2O_SYMBOLIC("aten::mul_", 9) { binary(ctx, Bin::Mul); }
+T2O_SYMBOLIC("aten::div", 9) { binary(ctx, Bin::Div); }
+T2O_SYMBOLIC("aten::div_", 9) { binary(ctx, Bin::Div); }
+T2O_SYMBOLIC("aten::true_divide", 9) { binary(ctx, Bin::Div); }
+T2O_SYMBOLIC("aten::floor_divide", 9) { binary(ctx, Bin::FloorDiv); }
+T2O_SYMBOLIC("aten::floordiv", 9) { binary(ctx, Bin::FloorDiv); }
+
+T2O_SYMBOLIC("aten::neg", 9) {
+  Value x = ctx.input(0);
+  if (x.kind() == T2O_KIND_INT && x.is_const()) return ctx.set_output(0, ctx.make_int(-x.to_int()));
+  if (x.kind() == T2O_KIND_FLOAT && x.is_const()) return ctx.set_output(0, ctx.make_float(-x.to_float()));
+  if (is_scalar_kind(x.kind()))
+    return ctx.set_output(0, ctx.make_dynamic_scalar(ctx.op("Neg", {ctx.as_onnx(x)}), x.kind()));
+  ctx.set_output(0, ctx.op("Neg", {x}));
+}

@@ -1,0 +1,63 @@
+// aten::linear, aten::addmm, aten::matmul, aten::mm, aten::bmm, aten::t -> Gemm / MatMul / Transpose.
+// Gemm (float types; integer types need opset 11) is used for 2-D linear/addmm; other ranks use
+// MatMul (+ Add for the bias).
+#include <torch2onnx/plugin.hpp>
+
+#include "common/values.hpp"
+
+using namespace t2o;
+using namespace t2o::pack;
+
+namespace {
+
+bool gemm_dtype(t2o_dtype d) { return d == T2O_DTYPE_FLOAT || d == T2O_DTYPE_DOUBLE || d == T2O_DTYPE_FLOAT16; }
+
+Value transpose_2d(Ctx& ctx, const Value& w) { return ctx.op("Transpose", {w}, {Attr::ints("perm", {1, 0})}); }
+
+// A Scalar argument's value (beta/alpha), constant only.
+double const_scalar(Ctx& ctx, int32_t i, const char* name, double fallback) {
+  if (i >= ctx.num_inputs()) return fallback;
+  Value v = ctx.input(i);
+  if (v.is_none()) return fallback;
+  if (!v.is_const()) unsupported(ctx.kind() + ": argument '" + name + "' must be constant");
+  return v.to_float();
+}
+
+}  // namespace
+
+// linear(input, weight, bias): y = x W^T + b
+T2O_SYMBOLIC("aten::linear", 9) {
+  Value x = ctx.input(0), w = ctx.input(1), b = opt_input(ctx, 2);
+  // Gemm's C is required before opset 11: without a bias use MatMul.
+  if (b.valid() && x.rank() == 2 && w.rank() == 2 && b.rank() == 1 && gemm_dtype(x.dtype()))
+    return ctx.set_output(0, ctx.op("Gemm", {x, w, b}, {Attr::i("transB", 1)}));
+  Value wt = w.rank() == 2 ? transpose_2d(ctx, w) : w;
+  Value y = ctx.op("MatMul", {x, wt});
+  if (b.valid()) y = ctx.op("Add", {y, b});
+  ctx.set_output(0, y);
+}
+
+// addmm(self, mat1, mat2, *, beta=1, alpha=1): beta*self + alpha*(mat1 @ mat2)
+T2O_SYMBOLIC("aten::addmm", 9) {
+  Value c = ctx.input(0), a = ctx.input(1), b = ctx.input(2);
+  double beta = const_scalar(ctx, 3, "beta", 1.0), alpha = const_scalar(ctx, 4, "alpha", 1.0);
+  if (gemm_dtype(a.dtype()))
+    return ctx.set_output(0, ctx.op("Gemm", {a, b, c}, {Attr::f("alpha", alpha), Attr::f("beta", beta)}));
+  t2o_dtype dt = a.dtype();
+  Value y = ctx.op("MatMul", {a, b});
+  if (alpha != 1.0) y = ctx.op("Mul", {y, ctx.scalar(dt, alpha)});
+  Value cc = beta != 1.0 ? ctx.op("Mul", {c, ctx.scalar(dt, beta)}) : c;
+  ctx.set_output(0, ctx.op("Add", {y, cc}));
+}
+
+T2O_SYMBOLIC("aten::matmul", 9) { ctx.set_output(0, ctx.op("MatMul", {ctx.input(0), ctx.input(1)})); }
+T2O_SYMBOLIC("aten::mm", 9) { ctx.set_output(0, ctx.op("MatMul", {ctx.input(0), ctx.input(1)})); }
+T2O_SYMBOLIC("aten::bmm", 9) { ctx.set_output(0, ctx.op("MatMul", {ctx.input(0), ctx.input(1)})); }
+
+// t(self): transpose of a <= 2-D tensor (0-D and 1-D are returned as is).
+T2O_SYMBOLIC("aten::t", 9) {
+  Value x = ctx.input(0);
+  if (x.rank() < 0) unsupported("aten::t: input rank unknown");
+  if (x.rank() < 2) return ctx.set_output(0, x);
+  ctx.set_output(0, transpose_2d(ctx, x));
+}

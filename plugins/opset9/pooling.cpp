@@ -1,0 +1,195 @@
+// aten::max_pool1d/2d/3d, aten::avg_pool1d/2d/3d, aten::adaptive_avg_pool1d/2d/3d,
+// aten::adaptive_max_pool1d/2d/3d -> MaxPool / AveragePool / GlobalAveragePool / GlobalMaxPool.
+//
+// ceil_mode: MaxPool/AveragePool have no ceil_mode attribute before opset 10, so ceil_mode=True
+// is exported as extra end padding computed from the static input shape (valid at every opset,
+// and exact: PyTorch's rule that the last window must start inside the input or left padding is
+// applied). With dynamic spatial dims, opset >= 10 falls back to the ceil_mode attribute.
+// MaxPool dilations need opset 10.
+#include <torch2onnx/plugin.hpp>
+
+#include "common/values.hpp"
+
+using namespace t2o;
+using namespace t2o::pack;
+
+namespace {
+
+// PyTorch's pooled size of one axis.
+int64_t pooled_size(int64_t len, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
+  int64_t num = len + 2 * p - d * (k - 1) - 1;
+  int64_t out = (ceil ? (num + s - 1) / s : num / s) + 1;  // num >= 0 for valid arguments
+  if (ceil && (out - 1) * s >= len + p) --out;
+  return out;
+}
+
+struct Pool {
+  std::vector<int64_t> kernel, stride, pads, dilation;  // pads: begins then ends
+  bool ceil_attr = false;                               // emit ceil_mode=1 (opset >= 10)
+};
+
+// Fills pads for ceil_mode from x's static spatial dims; x has a batch axis.
+void apply_ceil(Ctx& ctx, const Value& x, Pool& p, size_t n) {
+  bool known = x.rank() == (int32_t)n + 2;
+  for (size_t i = 0; known && i < n; ++i) known = x.dim((int32_t)(2 + i)) >= 0;
+  if (!known) {
+    if (ctx.opset() < 10)
+      unsupported(ctx.kind() + ": ceil_mode=True with dynamic spatial dims needs opset >= 10");
+    p.ceil_attr = true;
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    int64_t len = x.dim((int32_t)(2 + i));
+    int64_t out = pooled_size(len, p.kernel[i], p.stride[i], p.pads[i], p.dilation[i], true);
+    int64_t need = (out - 1) * p.stride[i] + p.dilation[i] * (p.kernel[i] - 1) + 1;  // covered length
+    int64_t extra = need - (len + 2 * p.pads[i]);
+    if (extra > 0) p.pads[n + i] += extra;
+  }
+}
+
+Pool parse_pool(Ctx& ctx, size_t n, const Value& kernel, const Value& stride, const Value& padding,
+                const Value& dilation) {
+  Pool p;
+  std::vector<int64_t> ones(n, 1), zeros(n, 0);
+  p.kernel = expand_ints(ctx, kernel, n, "kernel_size");
+  p.stride = expand_ints(ctx, stride, n, "stride", p.kernel);
+  std::vector<int64_t> pad = expand_ints(ctx, padding, n, "padding", zeros);
+  p.pads = pad;
+  p.pads.insert(p.pads.end(), pad.begin(), pad.end());
+  p.dilation = dilation.valid() ? expand_ints(ctx, dilation, n, "dilation", ones) : ones;
+  return p;
+}
+
+bool is_ones(const std::vector<int64_t>& v) {
+  for (auto x : v)
+    if (x != 1) return false;
+  return true;
+}
+
+Value emit_max_pool(Ctx& ctx, const Value& x, const Pool& p) {
+  std::vector<Attr> attrs{Attr::ints("kernel_shape", p.kernel), Attr::ints("strides", p.stride),
+                          Attr::ints("pads", p.pads)};
+  if (!is_ones(p.dilation)) {
+    if (ctx.opset() < 10) unsupported(ctx.kind() + ": dilation=" + str(p.dilation) + " needs opset >= 10");
+    attrs.push_back(Attr::ints("dilations", p.dilation));
+  }
+  if (p.ceil_attr) attrs.push_back(Attr::i("ceil_mode", 1));
+  return ctx.op("MaxPool", {x}, attrs);
+}
+
+// max_poolNd(self, kernel_size, stride, padding, dilation, ceil_mode)
+void max_pool(Ctx& ctx, size_t n) {
+  Pool p = parse_pool(ctx, n, ctx.input(1), opt_input(ctx, 2), opt_input(ctx, 3), opt_input(ctx, 4));
+  bool ceil = ctx.num_inputs() > 5 && ctx.input(5).to_bool();
+  Value y = with_batch(ctx, ctx.input(0), (int64_t)n, [&](const Value& x) {
+    Pool q = p;
+    if (ceil) apply_ceil(ctx, x, q, n);
+    return emit_max_pool(ctx, x, q);
+  });
+  ctx.set_output(0, y);
+  // max_poolNd has one output; the _with_indices variants are not handled here.
+}
+
+// avg_poolNd(self, kernel_size, stride, padding, ceil_mode, count_include_pad[, divisor_override])
+void avg_pool(Ctx& ctx, size_t n) {
+  Pool p = parse_pool(ctx, n, ctx.input(1), opt_input(ctx, 2), opt_input(ctx, 3), Value());
+  bool ceil = ctx.num_inputs() > 4 && ctx.input(4).to_bool();
+  bool include_pad = ctx.num_inputs() > 5 ? ctx.input(5).to_bool() : true;
+  Value divisor = opt_input(ctx, 6);
+  if (divisor.valid()) {
+    int64_t d = divisor.to_int(), prod = 1;
+    for (auto k : p.kernel) prod *= k;
+    bool no_pad = true;
+    for (auto v : p.pads) no_pad = no_pad && v == 0;
+    // Only the divisor every window has anyway is convertible.
+    if (!(d == prod && no_pad && !ceil))
+      unsupported(ctx.kind() + ": divisor_override=" + std::to_string(d));
+  }
+  bool any_pad = false;
+  for (auto v : p.pads) any_pad = any_pad || v != 0;
+
+  Value y = with_batch(ctx, ctx.input(0), (int64_t)n, [&](const Value& x_in) {
+    Value x = x_in;
+    Pool q = p;
+    int64_t count_include_pad = 0;
+    if (include_pad && any_pad) {
+      if (!ceil) {
+        count_include_pad = 1;  // every window lies within the padded input: divisor = kernel size
+      } else {
+        // Windows may run past the padded input; PyTorch's divisor then counts the explicit
+        // padding but not the overhang: pad explicitly with zeros, exclude only the extra padding.
+        std::vector<int64_t> pads(2 * (n + 2), 0);
+        for (size_t i = 0; i < n; ++i) pads[2 + i] = p.pads[i], pads[n + 4 + i] = p.pads[n + i];
+        x = pad_constant(ctx, x, pads, 0.0);
+        q.pads.assign(2 * n, 0);
+      }
+    }
+    if (ceil) apply_ceil(ctx, x, q, n);
+    std::vector<Attr> attrs{Attr::ints("kernel_shape", q.kernel), Attr::ints("strides", q.stride),
+                            Attr::ints("pads", q.pads), Attr::i("count_include_pad", count_include_pad)};
+    if (q.ceil_attr) attrs.push_back(Attr::i("ceil_mode", 1));
+    return ctx.op("AveragePool", {x}, attrs);
+  });
+  ctx.set_output(0, y);
+}
+
+// adaptive_{avg,max}_poolNd(self, output_size)
+void adaptive_pool(Ctx& ctx, size_t n, bool is_max) {
+  Value x0 = ctx.input(0);
+  Value size_arg = ctx.input(1);
+  if (!all_const(size_arg)) unsupported(ctx.kind() + ": output_size computed at run time");
+  int32_t r = x0.rank();
+  std::vector<int64_t> out;
+  // Items may be None (keep the input's size).
+  std::vector<Value> items = size_arg.kind() == T2O_KIND_LIST ? size_arg.items() : std::vector<Value>{size_arg};
+  if (items.size() == 1 && n > 1) items.assign(n, items[0]);
+  if (items.size() != n) fail(ctx.kind() + ": output_size should have " + std::to_string(n) + " entries");
+  for (size_t i = 0; i < n; ++i) out.push_back(items[i].is_none() ? -2 : items[i].to_int());
+
+  bool global = true;
+  for (auto o : out) global = global && o == 1;
+  if (global) {
+    // GlobalMaxPool/GlobalAveragePool keep spatial dims as 1, like PyTorch.
+    Value y = with_batch(ctx, x0, (int64_t)n,
+                         [&](const Value& x) { return ctx.op(is_max ? "GlobalMaxPool" : "GlobalAveragePool", {x}); });
+    ctx.set_output(0, y);
+  } else {
+    if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+    std::vector<int64_t> kernel;
+    for (size_t i = 0; i < n; ++i) {
+      int64_t len = x0.dim(r - (int32_t)n + (int32_t)i);
+      if (len < 0)
+        unsupported(ctx.kind() + ": output_size=" + str(out) + " on a dynamic spatial dim (only (1,...,1) is exportable)");
+      int64_t o = out[i] == -2 ? len : out[i];
+      if (o <= 0 || len % o != 0)
+        unsupported(ctx.kind() + ": output_size=" + str(out) + " does not evenly divide the input size " +
+                    std::to_string(len) + " on spatial axis " + std::to_string(i));
+      kernel.push_back(len / o);
+    }
+    std::vector<Attr> attrs{Attr::ints("kernel_shape", kernel), Attr::ints("strides", kernel),
+                            Attr::ints("pads", std::vector<int64_t>(2 * n, 0))};
+    Value y = with_batch(ctx, x0, (int64_t)n,
+                         [&](const Value& x) { return ctx.op(is_max ? "MaxPool" : "AveragePool", {x}, attrs); });
+    ctx.set_output(0, y);
+  }
+  if (is_max && ctx.num_outputs() > 1) {
+    // adaptive_max_poolNd also returns indices; ONNX MaxPool's are flattened differently.
+    // Bound to None: a graph that actually uses them fails loudly at the consumer.
+    ctx.set_output(1, ctx.make_none());
+  }
+}
+
+}  // namespace
+
+T2O_SYMBOLIC("aten::max_pool1d", 9) { max_pool(ctx, 1); }
+T2O_SYMBOLIC("aten::max_pool2d", 9) { max_pool(ctx, 2); }
+T2O_SYMBOLIC("aten::max_pool3d", 9) { max_pool(ctx, 3); }
+T2O_SYMBOLIC("aten::avg_pool1d", 9) { avg_pool(ctx, 1); }
+T2O_SYMBOLIC("aten::avg_pool2d", 9) { avg_pool(ctx, 2); }
+T2O_SYMBOLIC("aten::avg_pool3d", 9) { avg_pool(ctx, 3); }
+T2O_SYMBOLIC("aten::adaptive_avg_pool1d", 9) { adaptive_pool(ctx, 1, false); }
+T2O_SYMBOLIC("aten::adaptive_avg_pool2d", 9) { adaptive_pool(ctx, 2, false); }
+T2O_SYMBOLIC("aten::adaptive_avg_pool3d", 9) { adaptive_pool(ctx, 3, false); }
+T2O_SYMBOLIC("aten::adaptive_max_pool1d", 9) { adaptive_pool(ctx, 1, true); }
+T2O_SYMBOLIC("aten::adaptive_max_pool2d", 9) { adaptive_pool(ctx, 2, true); }
+T2O_SYMBOLIC("aten::adaptive_max_pool3d", 9) { adaptive_pool(ctx, 3, true); }

@@ -1,0 +1,142 @@
+// Plumbing: prim::ListConstruct / ListUnpack / TupleConstruct / TupleUnpack / TupleIndex,
+// aten::__getitem__ (lists), aten::len, aten::size, aten::dim, aten::numel, prim::dtype,
+// prim::NumToTensor, aten::Int / Float / Bool / ScalarImplicit.
+// Lists and tuples are host-side value lists (items may be tensors or scalars, constant or not);
+// static shape facts become constants, dynamic ones Shape + Gather run-time scalars.
+#include <torch2onnx/plugin.hpp>
+
+#include "common/values.hpp"
+
+using namespace t2o;
+using namespace t2o::pack;
+
+namespace {
+
+void construct(Ctx& ctx) {
+  std::vector<Value> items;
+  for (int32_t i = 0; i < ctx.num_inputs(); ++i) items.push_back(ctx.input(i));
+  ctx.set_output(0, ctx.make_list(items));
+}
+
+void unpack(Ctx& ctx) {
+  Value list = ctx.input(0);
+  if (list.kind() != T2O_KIND_LIST) unsupported(ctx.kind() + ": input is not a list/tuple known to the exporter");
+  std::vector<Value> items = list.items();
+  if ((int64_t)items.size() != ctx.num_outputs())
+    fail(ctx.kind() + ": " + std::to_string(items.size()) + " items for " + std::to_string(ctx.num_outputs()) +
+         " outputs");
+  for (int32_t i = 0; i < ctx.num_outputs(); ++i) ctx.set_output(i, items[(size_t)i]);
+}
+
+// list[index] with a constant index (negative counts from the end).
+void get_item(Ctx& ctx) {
+  Value list = ctx.input(0), index = ctx.input(1);
+  if (list.kind() != T2O_KIND_LIST) unsupported(ctx.kind() + ": indexing a value that is not a list");
+  if (!index.is_const()) unsupported(ctx.kind() + ": list index computed at run time");
+  int64_t n = list.list_size(), i = index.to_int();
+  if (i < 0) i += n;
+  if (i < 0 || i >= n) fail(ctx.kind() + ": index " + std::to_string(index.to_int()) + " out of range for a list of " +
+                            std::to_string(n));
+  ctx.set_output(0, list.item(i));
+}
+
+// Dim `axis` of x: an int when static, a run-time int otherwise.
+Value size_of(Ctx& ctx, const Value& x, int64_t axis) {
+  int64_t d = x.dim((int32_t)axis);
+  if (d >= 0) return ctx.make_int(d);
+  return ctx.make_dynamic_scalar(dim_tensor(ctx, x, axis), T2O_KIND_INT);
+}
+
+// aten::size(self) -> int[]; aten::size.int(self, dim) -> int
+void size(Ctx& ctx) {
+  Value x = ctx.input(0);
+  int64_t r = x.rank();
+  if (r < 0) unsupported("aten::size: input rank unknown");
+  if (ctx.num_inputs() > 1) {
+    Value dim = ctx.input(1);
+    if (!dim.is_const()) unsupported("aten::size: argument 'dim' computed at run time");
+    return ctx.set_output(0, size_of(ctx, x, normalize_axis(ctx, dim.to_int(), r)));
+  }
+  std::vector<Value> items;
+  for (int64_t i = 0; i < r; ++i) items.push_back(size_of(ctx, x, i));
+  ctx.set_output(0, ctx.make_list(items));
+}
+
+// A tensor holding one element, as a run-time (or constant) scalar of `kind`.
+void tensor_to_scalar(Ctx& ctx, t2o_kind kind) {
+  Value v = ctx.input(0);
+  if (v.is_const()) {
+    if (kind == T2O_KIND_INT) {
+      // int(float) truncates
+      if (v.kind() == T2O_KIND_FLOAT || (v.kind() == T2O_KIND_TENSOR && is_float_dtype(v.dtype())))
+        return ctx.set_output(0, ctx.make_int((int64_t)v.to_float()));
+      return ctx.set_output(0, ctx.make_int(v.to_int()));
+    }
+    if (kind == T2O_KIND_FLOAT) return ctx.set_output(0, ctx.make_float(v.to_float()));
+    return ctx.set_output(0, ctx.make_bool(v.to_float() != 0.0));
+  }
+  Value t = ctx.as_onnx(v);
+  if (v.kind() == T2O_KIND_TENSOR && v.rank() != 0) t = ctx.op("Reshape", {t, ctx.const_i64({})});
+  t2o_dtype dt = kind == T2O_KIND_INT ? T2O_DTYPE_INT64 : kind == T2O_KIND_BOOL ? T2O_DTYPE_BOOL : T2O_DTYPE_FLOAT;
+  if (kind == T2O_KIND_FLOAT && is_float_dtype(v.dtype())) dt = v.dtype();
+  ctx.set_output(0, ctx.make_dynamic_scalar(cast_to(ctx, t, dt), kind));
+}
+
+}  // namespace
+
+T2O_SYMBOLIC("prim::ListConstruct", 9) { construct(ctx); }
+T2O_SYMBOLIC("prim::TupleConstruct", 9) { construct(ctx); }
+T2O_SYMBOLIC("prim::ListUnpack", 9) { unpack(ctx); }
+T2O_SYMBOLIC("prim::TupleUnpack", 9) { unpack(ctx); }
+T2O_SYMBOLIC("prim::TupleIndex", 9) { get_item(ctx); }
+T2O_SYMBOLIC("aten::__getitem__", 9) { get_item(ctx); }
+
+T2O_SYMBOLIC("aten::len", 9) {
+  Value v = ctx.input(0);
+  if (v.kind() == T2O_KIND_LIST) return ctx.set_output(0, ctx.make_int(v.list_size()));
+  if (v.kind() == T2O_KIND_TENSOR && v.rank() > 0) return ctx.set_output(0, size_of(ctx, v, 0));
+  unsupported("aten::len: input is neither a list nor a tensor of rank >= 1");
+}
+
+T2O_SYMBOLIC("aten::size", 9) { size(ctx); }
+
+T2O_SYMBOLIC("aten::dim", 9) {
+  int32_t r = ctx.input(0).rank();
+  if (r < 0) unsupported("aten::dim: input rank unknown");
+  ctx.set_output(0, ctx.make_int(r));
+}
+
+T2O_SYMBOLIC("aten::numel", 9) {
+  Value x = ctx.input(0);
+  if (x.has_static_shape()) {
+    int64_t n = 1;
+    for (auto d : x.dims()) n *= d;
+    return ctx.set_output(0, ctx.make_int(n));
+  }
+  Value shape = ctx.op("Shape", {x});
+  ctx.set_output(0, ctx.make_dynamic_scalar(reduce(ctx, "ReduceProd", shape, {}, false), T2O_KIND_INT));
+}
+
+T2O_SYMBOLIC("prim::dtype", 9) {
+  t2o_dtype d = ctx.input(0).dtype();
+  int64_t st = scalar_type_from_dtype(d);
+  if (st < 0) unsupported("prim::dtype: element type " + std::to_string((int)d) + " unknown");
+  ctx.set_output(0, ctx.make_int(st));
+}
+
+// prim::NumToTensor(Scalar) -> 0-d tensor (int -> int64, float -> the output's dtype, double in
+// TorchScript).
+T2O_SYMBOLIC("prim::NumToTensor", 9) {
+  Value v = ctx.input(0);
+  if (v.kind() == T2O_KIND_TENSOR) return ctx.set_output(0, v);
+  t2o_dtype dt = output_dtype(ctx, 0, scalar_dtype(v));
+  ctx.set_output(0, to_dtype(ctx, v, dt));
+}
+
+T2O_SYMBOLIC("aten::Int", 9) { tensor_to_scalar(ctx, T2O_KIND_INT); }
+T2O_SYMBOLIC("aten::Float", 9) { tensor_to_scalar(ctx, T2O_KIND_FLOAT); }
+T2O_SYMBOLIC("aten::Bool", 9) { tensor_to_scalar(ctx, T2O_KIND_BOOL); }
+T2O_SYMBOLIC("aten::ScalarImplicit", 9) {
+  t2o_dtype d = ctx.input(0).dtype();
+  tensor_to_scalar(ctx, is_float_dtype(d) ? T2O_KIND_FLOAT : d == T2O_DTYPE_BOOL ? T2O_KIND_BOOL : T2O_KIND_INT);
+}

@@ -1,0 +1,219 @@
+/*
+ * torch2onnx plugin ABI — the only door between the host and an op pack.
+ *
+ * Pure C99. Rules (the contract; see ARCHITECTURE.md):
+ *  - A pack exports exactly one symbol, T2O_ENTRY_SYMBOL, returning a static descriptor.
+ *  - The host accepts a pack when abi_major == T2O_ABI_MAJOR and abi_minor <= the host's minor.
+ *  - Every struct crossing the boundary starts with its size; function tables are append-only
+ *    (new members go at the end and bump T2O_ABI_MINOR; removing or reordering bumps the major).
+ *  - Functions return a t2o_status; an error's message is handed to the host through
+ *    host->set_error / reg->set_error, which copy it. No exception ever crosses the boundary.
+ *  - Nothing allocated on one side is freed on the other. Strings returned by the host are
+ *    borrowed and live until the symbolic call returns. Bytes given to the host are copied.
+ *  - Packs are loaded once, serially, and never unloaded while the process lives.
+ */
+#ifndef TORCH2ONNX_PLUGIN_H
+#define TORCH2ONNX_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define T2O_ABI_MAJOR 1
+#define T2O_ABI_MINOR 0
+
+/* The one symbol a pack exports. */
+#define T2O_ENTRY_SYMBOL t2o_plugin_entry
+#define T2O_ENTRY_SYMBOL_NAME "t2o_plugin_entry"
+
+#if defined(_WIN32)
+#define T2O_EXPORT __declspec(dllexport)
+#else
+#define T2O_EXPORT __attribute__((visibility("default")))
+#endif
+
+typedef int32_t t2o_status;
+#define T2O_OK 0
+#define T2O_ERROR 1       /* the symbolic failed; the message says why */
+#define T2O_UNSUPPORTED 2 /* the symbolic cannot convert these particular arguments */
+
+/* Handle of a value in the host's value table: a TorchScript value (a node input or output)
+ * or an ONNX value emitted by a symbolic. T2O_NO_VALUE marks an omitted optional input. */
+typedef int32_t t2o_value;
+#define T2O_NO_VALUE (-1)
+
+/* What a value is. */
+typedef enum t2o_kind {
+  T2O_KIND_NONE = 0,   /* TorchScript None */
+  T2O_KIND_TENSOR = 1,
+  T2O_KIND_INT = 2,    /* int scalar (constant, or dynamic: a 0-d int64 ONNX tensor) */
+  T2O_KIND_FLOAT = 3,  /* float scalar (constant, or dynamic: a 0-d ONNX tensor) */
+  T2O_KIND_BOOL = 4,
+  T2O_KIND_STRING = 5, /* constant strings only */
+  T2O_KIND_LIST = 6,   /* list or tuple of values; items read with value_list_item */
+  T2O_KIND_DEVICE = 7, /* constant device; symbolics usually ignore it */
+  T2O_KIND_OTHER = 8   /* anything else (e.g. a generator, a layout); usually ignored */
+} t2o_kind;
+
+/* Element types use ONNX's TensorProto.DataType numbering. */
+typedef enum t2o_dtype {
+  T2O_DTYPE_UNDEFINED = 0,
+  T2O_DTYPE_FLOAT = 1,
+  T2O_DTYPE_UINT8 = 2,
+  T2O_DTYPE_INT8 = 3,
+  T2O_DTYPE_UINT16 = 4,
+  T2O_DTYPE_INT16 = 5,
+  T2O_DTYPE_INT32 = 6,
+  T2O_DTYPE_INT64 = 7,
+  T2O_DTYPE_STRING = 8,
+  T2O_DTYPE_BOOL = 9,
+  T2O_DTYPE_FLOAT16 = 10,
+  T2O_DTYPE_DOUBLE = 11,
+  T2O_DTYPE_UINT32 = 12,
+  T2O_DTYPE_UINT64 = 13,
+  T2O_DTYPE_COMPLEX64 = 14,
+  T2O_DTYPE_COMPLEX128 = 15,
+  T2O_DTYPE_BFLOAT16 = 16
+} t2o_dtype;
+
+typedef enum t2o_attr_type {
+  T2O_ATTR_INT = 1,     /* ints[0] */
+  T2O_ATTR_FLOAT = 2,   /* floats[0] */
+  T2O_ATTR_STRING = 3,  /* strings[0] */
+  T2O_ATTR_INTS = 4,    /* ints[0..count) */
+  T2O_ATTR_FLOATS = 5,  /* floats[0..count) */
+  T2O_ATTR_STRINGS = 6, /* strings[0..count) */
+  T2O_ATTR_TENSOR = 7   /* a constant value (T2O_KIND_TENSOR, constant) in tensor; count ignored */
+} t2o_attr_type;
+
+typedef struct t2o_attr {
+  size_t struct_size; /* sizeof(t2o_attr) */
+  const char* name;
+  int32_t type; /* t2o_attr_type */
+  int64_t count;
+  const int64_t* ints;
+  const double* floats;
+  const char* const* strings;
+  t2o_value tensor;
+} t2o_attr;
+
+typedef struct t2o_node_spec {
+  size_t struct_size; /* sizeof(t2o_node_spec) */
+  const char* op_type;
+  const char* domain; /* "" or NULL for the default ONNX domain */
+  const t2o_value* inputs; /* T2O_NO_VALUE for an omitted optional input */
+  int32_t num_inputs;
+  int32_t num_outputs;
+  const t2o_attr* attrs;
+  int32_t num_attrs;
+} t2o_node_spec;
+
+typedef struct t2o_ctx t2o_ctx; /* opaque: one symbolic call on one TorchScript node */
+
+/* Host functions a symbolic calls. Append-only. */
+typedef struct t2o_host_api {
+  size_t struct_size; /* sizeof(t2o_host_api) as the host was built; check before using a member */
+  uint32_t abi_major;
+  uint32_t abi_minor;
+
+  /* --- the TorchScript node being converted --- */
+  const char* (*node_kind)(t2o_ctx* ctx); /* e.g. "aten::add" */
+  const char* (*node_schema)(t2o_ctx* ctx); /* overload schema, "" if none */
+  const char* (*node_location)(t2o_ctx* ctx); /* source range / module path, "" if unknown */
+  int32_t (*num_inputs)(t2o_ctx* ctx);
+  int32_t (*num_outputs)(t2o_ctx* ctx);
+  t2o_value (*input)(t2o_ctx* ctx, int32_t index);
+  t2o_value (*output)(t2o_ctx* ctx, int32_t index); /* the TorchScript output (type info only) */
+
+  /* --- reading a value --- */
+  int32_t (*value_kind)(t2o_ctx* ctx, t2o_value v); /* t2o_kind */
+  int32_t (*value_dtype)(t2o_ctx* ctx, t2o_value v); /* t2o_dtype; UNDEFINED if unknown */
+  int32_t (*value_rank)(t2o_ctx* ctx, t2o_value v); /* -1 if unknown */
+  int64_t (*value_dim)(t2o_ctx* ctx, t2o_value v, int32_t axis); /* -1 if dynamic/unknown; negative axis counts from the end */
+  int32_t (*value_is_constant)(t2o_ctx* ctx, t2o_value v); /* 1 if its value is known at export time */
+  t2o_status (*value_int)(t2o_ctx* ctx, t2o_value v, int64_t* out); /* constant INT/BOOL, or 1-element constant tensor */
+  t2o_status (*value_float)(t2o_ctx* ctx, t2o_value v, double* out); /* constant FLOAT/INT/BOOL or 1-element tensor */
+  t2o_status (*value_string)(t2o_ctx* ctx, t2o_value v, const char** out); /* borrowed */
+  t2o_status (*value_list_size)(t2o_ctx* ctx, t2o_value v, int64_t* out);
+  t2o_status (*value_list_item)(t2o_ctx* ctx, t2o_value v, int64_t index, t2o_value* out);
+  /* Bytes of a constant tensor, contiguous, element type value_dtype; borrowed. */
+  t2o_status (*value_tensor_data)(t2o_ctx* ctx, t2o_value v, const void** data, size_t* nbytes);
+  /* Records what a plugin knows of an emitted value (dims may hold -1; rank -1 = unknown). */
+  t2o_status (*value_set_type)(t2o_ctx* ctx, t2o_value v, int32_t dtype, int32_t rank, const int64_t* dims);
+
+  /* --- making values --- */
+  /* A constant tensor (becomes an initializer, stored once). The host copies the bytes. */
+  t2o_status (*make_tensor)(t2o_ctx* ctx, int32_t dtype, const int64_t* dims, int32_t rank, const void* data,
+                            size_t nbytes, t2o_value* out);
+  t2o_status (*make_int)(t2o_ctx* ctx, int64_t value, t2o_value* out);
+  t2o_status (*make_float)(t2o_ctx* ctx, double value, t2o_value* out);
+  t2o_status (*make_bool)(t2o_ctx* ctx, int32_t value, t2o_value* out);
+  t2o_status (*make_none)(t2o_ctx* ctx, t2o_value* out);
+  t2o_status (*make_list)(t2o_ctx* ctx, const t2o_value* items, int64_t count, t2o_value* out);
+  /* Views an ONNX tensor value as a dynamic scalar of the given kind (INT, FLOAT, BOOL). */
+  t2o_status (*make_dynamic_scalar)(t2o_ctx* ctx, t2o_value tensor, int32_t kind, t2o_value* out);
+  /* The ONNX tensor behind a value: a tensor's name; constants (tensors, scalars, constant lists of
+   * numbers) become initializers. Fails for None and for lists holding dynamic items. */
+  t2o_status (*value_as_onnx)(t2o_ctx* ctx, t2o_value v, t2o_value* out);
+
+  /* --- emitting --- */
+  /* Appends an ONNX node; outputs receives num_outputs fresh tensor values. */
+  t2o_status (*emit_node)(t2o_ctx* ctx, const t2o_node_spec* spec, t2o_value* outputs);
+  /* Binds TorchScript output `index` to a value (tensor, scalar, list or None). */
+  t2o_status (*set_output)(t2o_ctx* ctx, int32_t index, t2o_value v);
+
+  /* --- opsets, names, diagnostics --- */
+  int64_t (*opset)(t2o_ctx* ctx, const char* domain); /* target opset of a domain; 0 if not imported */
+  t2o_status (*require_opset)(t2o_ctx* ctx, const char* domain, int64_t version);
+  const char* (*unique_name)(t2o_ctx* ctx, const char* hint); /* borrowed */
+  void (*set_error)(t2o_ctx* ctx, const char* message); /* copied; pair with returning T2O_ERROR/UNSUPPORTED */
+  void (*log)(t2o_ctx* ctx, int32_t level, const char* message); /* 0 debug, 1 info, 2 warning */
+} t2o_host_api;
+
+/* A symbolic: converts one TorchScript node. Returns T2O_OK after binding every output. */
+typedef t2o_status (*t2o_symbolic_fn)(const t2o_host_api* host, t2o_ctx* ctx, void* user_data);
+
+#define T2O_SYMBOLIC_OVERRIDE 1u /* may replace a symbolic registered by another pack for the same key */
+
+typedef struct t2o_symbolic_desc {
+  size_t struct_size; /* sizeof(t2o_symbolic_desc) */
+  const char* op; /* qualified TorchScript op, e.g. "aten::relu" or "myvendor::fused_gelu" */
+  const char* domain; /* ONNX domain whose opset selects this symbolic; "" = default domain */
+  int64_t since_opset; /* used for targets >= since_opset, until a higher registration takes over */
+  t2o_symbolic_fn fn;
+  void* user_data;
+  uint32_t flags; /* T2O_SYMBOLIC_* */
+} t2o_symbolic_desc;
+
+typedef struct t2o_registrar t2o_registrar; /* opaque */
+
+/* Functions a pack calls while registering. Append-only. */
+typedef struct t2o_registrar_api {
+  size_t struct_size;
+  uint32_t abi_major;
+  uint32_t abi_minor;
+  t2o_status (*register_symbolic)(t2o_registrar* reg, const t2o_symbolic_desc* desc);
+  /* A TorchScript schema for a custom op, e.g. "myvendor::fused_gelu(Tensor x, float alpha) -> Tensor". */
+  t2o_status (*declare_schema)(t2o_registrar* reg, const char* schema);
+  void (*set_error)(t2o_registrar* reg, const char* message);
+} t2o_registrar_api;
+
+typedef struct t2o_plugin_descriptor {
+  size_t struct_size; /* sizeof(t2o_plugin_descriptor) */
+  uint32_t abi_major; /* T2O_ABI_MAJOR the pack was built with */
+  uint32_t abi_minor; /* T2O_ABI_MINOR the pack was built with */
+  const char* name;
+  const char* version;
+  t2o_status (*register_symbolics)(const t2o_registrar_api* api, t2o_registrar* reg);
+} t2o_plugin_descriptor;
+
+typedef const t2o_plugin_descriptor* (*t2o_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TORCH2ONNX_PLUGIN_H */

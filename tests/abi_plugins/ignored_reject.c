@@ -1,0 +1,31 @@
+/* Registers a valid symbolic, then an invalid one (since_opset 0), ignores the status and returns OK. */
+#include <torch2onnx/plugin.h>
+
+#include <stddef.h>
+
+static t2o_status identity(const t2o_host_api* host, t2o_ctx* ctx, void* user_data) {
+  (void)user_data;
+  return host->set_output(ctx, 0, host->input(ctx, 0));
+}
+
+static t2o_status register_all(const t2o_registrar_api* api, t2o_registrar* reg) {
+  t2o_symbolic_desc d;
+  d.struct_size = sizeof(t2o_symbolic_desc);
+  d.op = "test::ignored_ok";
+  d.domain = "";
+  d.since_opset = 9;
+  d.fn = &identity;
+  d.user_data = NULL;
+  d.flags = 0u;
+  (void)api->register_symbolic(reg, &d);
+  d.op = "test::ignored_bad";
+  d.since_opset = 0;
+  (void)api->register_symbolic(reg, &d);
+  return T2O_OK;
+}
+
+static const t2o_plugin_descriptor descriptor = {sizeof(t2o_plugin_descriptor), T2O_ABI_MAJOR, T2O_ABI_MINOR, "ignored-reject", "1.0", &register_all};
+
+T2O_EXPORT const t2o_plugin_descriptor* T2O_ENTRY_SYMBOL(void) {
+  return &descriptor;
+}

@@ -1,0 +1,160 @@
+#include "e2e_util.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+namespace t2o_e2e {
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string quote(const std::string& s) {
+  if (!s.empty() && s.find_first_of(" \t\"'\\$`*?[]{}()<>|&;") == std::string::npos) return s;
+  std::string q = "'";
+  for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return (v && *v) ? v : fallback;
+}
+
+}  // namespace
+
+std::string RunResult::describe() const {
+  std::ostringstream ss;
+  ss << "command: " << command << "\n";
+  if (!started) ss << "status: could not start\n";
+  else if (signal) ss << "status: killed by signal " << signal << " (" << strsignal(signal) << ")\n";
+  else ss << "status: exit " << exit_code << "\n";
+  ss << "--- stdout ---\n" << out << (out.empty() || out.back() == '\n' ? "" : "\n");
+  ss << "--- stderr ---\n" << err << (err.empty() || err.back() == '\n' ? "" : "\n");
+  return ss.str();
+}
+
+RunResult run(const std::vector<std::string>& argv) {
+  RunResult r;
+  for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + quote(a);
+  if (argv.empty()) return r;
+
+  const fs::path tmp_dir = work_dir() / "tmp";
+  fs::create_directories(tmp_dir);
+  std::string out_tpl = (tmp_dir / "out.XXXXXX").string(), err_tpl = (tmp_dir / "err.XXXXXX").string();
+  const int out_fd = mkstemp(out_tpl.data());
+  const int err_fd = mkstemp(err_tpl.data());
+  if (out_fd < 0 || err_fd < 0) {
+    r.err = std::string("mkstemp failed: ") + std::strerror(errno);
+    return r;
+  }
+
+  std::vector<char*> cargv;
+  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int in_fd = open("/dev/null", O_RDONLY);
+    if (in_fd >= 0) dup2(in_fd, 0);
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    execvp(cargv[0], cargv.data());
+    const std::string msg = std::string("exec ") + cargv[0] + ": " + std::strerror(errno) + "\n";
+    (void)!write(2, msg.data(), msg.size());
+    _exit(127);
+  }
+  close(out_fd);
+  close(err_fd);
+  if (pid > 0) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    r.started = true;
+    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    else if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  }
+  r.out = read_file(out_tpl);
+  r.err = read_file(err_tpl);
+  std::error_code ec;
+  fs::remove(out_tpl, ec);
+  fs::remove(err_tpl, ec);
+  return r;
+}
+
+fs::path cli() { return T2O_CLI; }
+fs::path source_dir() { return T2O_SOURCE_DIR; }
+fs::path work_dir() { return fs::path(T2O_BINARY_DIR) / "e2e"; }
+fs::path fixtures_dir() { return work_dir() / "fixtures"; }
+fs::path plugin_root() { return T2O_TEST_PLUGIN_ROOT; }
+std::string python() { return env_or("T2O_PYTHON", T2O_PYTHON); }
+std::string node() { return env_or("T2O_NODE", T2O_NODE); }
+
+fs::path fixture(const std::string& name) {
+  const fs::path dir = fixtures_dir() / name;
+  const RunResult r =
+      run({python(), (source_dir() / "tests" / "fixtures" / "make_fixtures.py").string(), fixtures_dir().string(),
+           name});
+  if (r.crashed() || r.exit_code != 0) {
+    ADD_FAILURE() << "fixture generation failed for '" << name << "'\n" << r.describe();
+    throw std::runtime_error("fixture generation failed");  // caught by gtest: the test fails
+  }
+  return dir;
+}
+
+nlohmann::json read_meta(const fs::path& fixture_dir) {
+  std::ifstream in(fixture_dir / "meta.json");
+  if (!in) throw std::runtime_error("cannot read " + (fixture_dir / "meta.json").string());
+  return nlohmann::json::parse(in);
+}
+
+fs::path fresh_out_dir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
+  const fs::path dir = work_dir() / "out" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> v;
+  std::string cur;
+  for (char c : text) {
+    if (c == '\n') {
+      v.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) v.push_back(cur);
+  return v;
+}
+
+std::vector<std::string> list_dir(const fs::path& dir) {
+  std::vector<std::string> v;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) v.push_back(e.path().filename().string());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+}  // namespace t2o_e2e

@@ -1,0 +1,81 @@
+// End to end: TorchScript fixture -> torch2onnx export -> ONNX Runtime (tests/ort/compare.js) ->
+// compared with the outputs PyTorch computed from the same TorchScript file.
+#include <gtest/gtest.h>
+
+#include "e2e_util.hpp"
+
+namespace t2o_e2e {
+namespace {
+
+struct ModelCase {
+  std::string model;  // a make_fixtures.py name
+  int opset;
+};
+
+std::ostream& operator<<(std::ostream& os, const ModelCase& c) { return os << c.model << " opset " << c.opset; }
+
+// Exports FIXTURE's model.pt with its cli_inputs (plus EXTRA arguments) to OUT and checks it in ORT.
+void export_and_compare(const fs::path& fixture_dir, const fs::path& model_pt, const fs::path& out, int opset,
+                        const std::vector<std::string>& extra = {}) {
+  const auto meta = read_meta(fixture_dir);
+  std::vector<std::string> args = {cli().string(), "export", model_pt.string(), "-o", out.string()};
+  if (opset > 0) {
+    args.push_back("--opset");
+    args.push_back(std::to_string(opset));
+  }
+  for (const auto& spec : meta.at("cli_inputs")) {
+    args.push_back("--input");
+    args.push_back(spec.get<std::string>());
+  }
+  args.insert(args.end(), extra.begin(), extra.end());
+
+  const RunResult exported = run(args);
+  ASSERT_FALSE(exported.crashed()) << exported.describe();
+  ASSERT_EQ(exported.exit_code, 0) << exported.describe();
+  ASSERT_TRUE(fs::is_regular_file(out)) << "no output file " << out << "\n" << exported.describe();
+  ASSERT_GT(fs::file_size(out), 0u) << exported.describe();
+  // The temp file beside OUT is gone: OUT is the only file in its directory.
+  EXPECT_EQ(list_dir(out.parent_path()), std::vector<std::string>{out.filename().string()});
+
+  const RunResult compared =
+      run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(), fixture_dir.string()});
+  ASSERT_EQ(compared.exit_code, 0) << compared.describe() << "export was:\n" << exported.describe();
+  std::cout << compared.out;
+}
+
+class ExportCompare : public ::testing::TestWithParam<ModelCase> {};
+
+TEST_P(ExportCompare, MatchesTorch) {
+  const ModelCase& c = GetParam();
+  const fs::path fx = fixture(c.model);
+  const fs::path out_dir = fresh_out_dir();
+  const fs::path out = out_dir / (c.model + ".onnx");
+  export_and_compare(fx, fx / "model.pt", out, c.opset);
+  // The big models' .onnx files are hundreds of MB: keep them only when a test fails.
+  if (!HasFailure()) fs::remove_all(out_dir);
+}
+
+std::vector<ModelCase> model_cases() {
+  std::vector<ModelCase> v;
+  for (const char* m : {"tiny_cnn", "tiny_cnn_script", "tiny_cnn_example", "resnet18", "resnet18_script",
+                        "resnet50", "mobilenet_v2", "alexnet", "squeezenet1_0", "squeezenet1_1", "vgg11"})
+    v.push_back({m, 17});
+  for (const char* m : {"resnet18", "mobilenet_v2"})
+    for (int opset : {9, 13}) v.push_back({m, opset});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, ExportCompare, ::testing::ValuesIn(model_cases()),
+                         [](const ::testing::TestParamInfo<ModelCase>& info) {
+                           return info.param.model + "_opset" + std::to_string(info.param.opset);
+                         });
+
+// The default opset (17) is used when --opset is absent.
+TEST(ExportDefaults, NoOpsetFlag) {
+  const fs::path fx = fixture("tiny_cnn");
+  const fs::path out_dir = fresh_out_dir();
+  export_and_compare(fx, fx / "model.pt", out_dir / "tiny_cnn.onnx", /*opset=*/0);
+}
+
+}  // namespace
+}  // namespace t2o_e2e

@@ -1,0 +1,65 @@
+// A pack built for the wrong ABI (tests/abi_plugins/major_next.c: ABI major + 1) given with
+// --plugin-path: `plugins` reports it as refused with the reason; `export` skips it with a warning
+// and still works with the bundled packs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "e2e_util.hpp"
+
+namespace t2o_e2e {
+namespace {
+
+const char* const kBadPack = "major_next";      // directory under <build>/test_plugins
+const char* const kReason = "major differs";     // registry: "built for ABI 2.0, host speaks 1.0 (major differs)"
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+fs::path bad_pack_dir() {
+  const fs::path dir = plugin_root() / kBadPack;
+  EXPECT_TRUE(fs::is_directory(dir)) << dir << " missing: build the t2o_abi_plugins target";
+  return dir;
+}
+
+TEST(WrongAbiPack, PluginsReportsItRefused) {
+  const fs::path dir = bad_pack_dir();
+  const RunResult r = run({cli().string(), "plugins", "--plugin-path", dir.string()});
+  ASSERT_FALSE(r.crashed()) << r.describe();
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  const std::string all = r.out + r.err;
+  EXPECT_NE(all.find(kBadPack), std::string::npos) << "the refused pack should be named\n" << r.describe();
+  EXPECT_NE(lower(all).find("refused"), std::string::npos) << "it should be reported as refused\n" << r.describe();
+  EXPECT_NE(all.find(kReason), std::string::npos) << "the reason should be given\n" << r.describe();
+}
+
+TEST(WrongAbiPack, ExportSkipsItWithAWarning) {
+  const fs::path dir = bad_pack_dir();
+  const fs::path fx = fixture("tiny_cnn");
+  const fs::path out_dir = fresh_out_dir();
+  const fs::path out = out_dir / "tiny_cnn.onnx";
+  std::vector<std::string> argv = {cli().string(), "export", (fx / "model.pt").string(), "-o", out.string(),
+                                   "--plugin-path", dir.string()};
+  for (const auto& s : read_meta(fx).at("cli_inputs")) {
+    argv.push_back("--input");
+    argv.push_back(s.get<std::string>());
+  }
+  const RunResult r = run(argv);
+  ASSERT_FALSE(r.crashed()) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.err.find("torch2onnx: error: "), std::string::npos) << r.describe();
+  EXPECT_NE(r.err.find(kBadPack), std::string::npos) << "expected a warning naming the skipped pack\n"
+                                                     << r.describe();
+  EXPECT_NE(r.err.find(kReason), std::string::npos) << "expected the reason in the warning\n" << r.describe();
+  ASSERT_TRUE(fs::is_regular_file(out)) << r.describe();
+
+  const RunResult c = run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(),
+                           fx.string()});
+  EXPECT_EQ(c.exit_code, 0) << c.describe();
+}
+
+}  // namespace
+}  // namespace t2o_e2e

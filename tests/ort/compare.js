@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+// Runs an ONNX model in ONNX Runtime (CPU) on a fixture's inputs and compares its outputs with the
+// fixture's expected outputs (computed by PyTorch from the TorchScript model).
+//
+//   node compare.js MODEL.onnx FIXTURE_DIR
+//
+// FIXTURE_DIR/meta.json: {"inputs":  [{"file","dtype","shape"}, ...],
+//                         "outputs": [{"file","dtype","shape"}, ...],
+//                         "rtol": 1e-4}
+// Files are raw little-endian arrays in C order. Inputs are fed BY POSITION (session.inputNames),
+// outputs are read by position (session.outputNames), whatever the graph's names are.
+// Floats pass when |a-b| <= rtol*(1+|b|) elementwise (NaN only matches NaN); integers/bools exactly.
+//
+// Exit codes: 0 all outputs match, 1 mismatch (count, dtype, shape or values),
+//             2 ONNX Runtime failed to load or run the model, 3 usage or fixture error.
+// Environment: T2O_ORT_THREADS (intra-op threads, default 1: ctest runs tests in parallel).
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+
+const EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_ORT = 2, EXIT_USAGE = 3;
+
+function die(code, msg) {
+  process.stderr.write(`compare.js: ${msg}\n`);
+  process.exit(code);
+}
+
+// dtype -> [TypedArray constructor, bytes per element, kind]
+const DTYPES = {
+  float32: [Float32Array, 4, 'float'],
+  float64: [Float64Array, 8, 'float'],
+  float16: [Uint16Array, 2, 'half'],
+  int64: [BigInt64Array, 8, 'int'],
+  int32: [Int32Array, 4, 'int'],
+  int16: [Int16Array, 2, 'int'],
+  int8: [Int8Array, 1, 'int'],
+  uint8: [Uint8Array, 1, 'int'],
+  bool: [Uint8Array, 1, 'bool'],
+};
+const ALIASES = { float: 'float32', double: 'float64', half: 'float16', long: 'int64', int: 'int32' };
+
+function normDtype(d) {
+  const n = ALIASES[d] || d;
+  if (!DTYPES[n]) die(EXIT_USAGE, `unsupported dtype '${d}'`);
+  return n;
+}
+
+function numel(shape) { return shape.reduce((a, b) => a * b, 1); }
+
+function readArray(dir, spec, what) {
+  const dtype = normDtype(spec.dtype);
+  const [Ctor, size] = DTYPES[dtype];
+  const file = path.join(dir, spec.file);
+  let buf;
+  try { buf = fs.readFileSync(file); } catch (e) { die(EXIT_USAGE, `cannot read ${what} ${file}: ${e.message}`); }
+  const n = numel(spec.shape);
+  if (buf.length !== n * size) {
+    die(EXIT_USAGE, `${file}: ${buf.length} bytes, expected ${n * size} for ${dtype}[${spec.shape}]`);
+  }
+  // Copy into an aligned buffer (Buffer slices may be unaligned); the platform is little-endian.
+  const ab = new ArrayBuffer(n * size);
+  new Uint8Array(ab).set(buf);
+  return { dtype, shape: spec.shape.slice(), data: new Ctor(ab) };
+}
+
+function halfToFloat(h) {
+  const s = (h & 0x8000) ? -1 : 1, e = (h >> 10) & 0x1f, f = h & 0x3ff;
+  if (e === 0) return s * Math.pow(2, -14) * (f / 1024);
+  if (e === 31) return f ? NaN : s * Infinity;
+  return s * Math.pow(2, e - 15) * (1 + f / 1024);
+}
+
+function toNumber(v, kind) {
+  if (typeof v === 'bigint') return Number(v);
+  if (kind === 'half') return halfToFloat(v);
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v;
+}
+
+function unravel(i, shape) {
+  const idx = new Array(shape.length).fill(0);
+  for (let d = shape.length - 1; d >= 0; d--) { idx[d] = i % shape[d]; i = Math.floor(i / shape[d]); }
+  return `[${idx.join(',')}]`;
+}
+
+function fmt(x) { return Number.isFinite(x) ? x.toExponential(3) : String(x); }
+
+function compareOne(k, name, got, exp, rtol) {
+  const label = `output ${k} (${name})`;
+  const gotDtype = ALIASES[got.type] || got.type;
+  const gotShape = Array.from(got.dims, Number);
+  if (gotDtype !== exp.dtype) {
+    console.log(`${label}: FAIL dtype ${gotDtype}, expected ${exp.dtype}`);
+    return false;
+  }
+  if (gotShape.length !== exp.shape.length || gotShape.some((d, i) => d !== exp.shape[i])) {
+    console.log(`${label}: FAIL shape [${gotShape}], expected [${exp.shape}]`);
+    return false;
+  }
+  const kind = DTYPES[exp.dtype][2];
+  const a = got.data, b = exp.data, n = b.length;
+  if (a.length !== n) {
+    console.log(`${label}: FAIL ${a.length} elements, expected ${n}`);
+    return false;
+  }
+  let maxAbs = 0, maxRel = 0, worst = -1, worstScore = -1, bad = 0, firstBad = -1;
+  for (let i = 0; i < n; i++) {
+    const x = toNumber(a[i], kind), y = toNumber(b[i], kind);
+    let ok, abs, score;
+    if (kind === 'int' || kind === 'bool') {
+      // Exact: compare BigInts as BigInts (int64 beyond 2^53).
+      ok = (typeof a[i] === 'bigint' || typeof b[i] === 'bigint')
+        ? BigInt(a[i]) === BigInt(b[i]) : x === y;
+      abs = Math.abs(x - y);
+      score = ok ? abs : Infinity;
+    } else if (Number.isNaN(x) || Number.isNaN(y)) {
+      ok = Number.isNaN(x) && Number.isNaN(y);
+      abs = ok ? 0 : NaN;
+      score = ok ? 0 : Infinity;
+    } else if (!Number.isFinite(x) || !Number.isFinite(y)) {
+      ok = x === y;
+      abs = ok ? 0 : Infinity;
+      score = ok ? 0 : Infinity;
+    } else {
+      abs = Math.abs(x - y);
+      score = abs / (1 + Math.abs(y));
+      ok = abs <= rtol * (1 + Math.abs(y));
+    }
+    if (!ok) { bad++; if (firstBad < 0) firstBad = i; }
+    if (Number.isNaN(abs)) abs = Infinity;
+    if (abs > maxAbs) maxAbs = abs;
+    const rel = abs === 0 ? 0 : abs / Math.abs(y);
+    if (rel > maxRel) maxRel = rel;
+    if (score > worstScore) { worstScore = score; worst = i; }
+  }
+  const where = worst >= 0 ? unravel(worst, exp.shape) : '[]';
+  const show = (v) => (kind === 'int' || kind === 'bool') ? String(v) : fmt(toNumber(v, kind));
+  const detail = worst >= 0 ? ` (got ${show(a[worst])}, expected ${show(b[worst])})` : '';
+  const status = bad ? `FAIL ${bad}/${n} elements out of tolerance` : 'PASS';
+  const tol = (kind === 'float' || kind === 'half') ? ` worst_err/tol=${fmt(worstScore / rtol)} rtol=${rtol}` : ' exact';
+  console.log(`${label}: ${status} ${exp.dtype}[${exp.shape}] max_abs_err=${fmt(maxAbs)} ` +
+              `max_rel_err=${fmt(maxRel)} worst_index=${where}${detail}${tol}`);
+  return bad === 0;
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  if (args.length !== 2) die(EXIT_USAGE, 'usage: node compare.js MODEL.onnx FIXTURE_DIR');
+  const [modelPath, dir] = args;
+  let meta;
+  try { meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')); } catch (e) {
+    die(EXIT_USAGE, `cannot read ${path.join(dir, 'meta.json')}: ${e.message}`);
+  }
+  const rtol = typeof meta.rtol === 'number' ? meta.rtol : 1e-4;
+  const inputs = (meta.inputs || []).map((s, i) => readArray(dir, s, `input ${i}`));
+  const expected = (meta.outputs || []).map((s, i) => readArray(dir, s, `output ${i}`));
+
+  let ort;
+  try { ort = require('onnxruntime-node'); } catch (e) {
+    die(EXIT_ORT, `cannot load onnxruntime-node (run 'npm ci' in tests/ort): ${e.message}`);
+  }
+  const threads = parseInt(process.env.T2O_ORT_THREADS || '1', 10) || 1;
+  let session;
+  try {
+    session = await ort.InferenceSession.create(modelPath, {
+      executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+    });
+  } catch (e) {
+    die(EXIT_ORT, `ONNX Runtime failed to load ${modelPath}: ${e.message}`);
+  }
+
+  if (session.inputNames.length !== inputs.length) {
+    console.log(`FAIL: model has ${session.inputNames.length} inputs (${session.inputNames.join(', ')}), ` +
+                `fixture has ${inputs.length}`);
+    process.exit(EXIT_MISMATCH);
+  }
+  const feeds = {};
+  inputs.forEach((t, i) => {
+    // ORT's bool tensors take Uint8Array data; float16 takes Uint16Array bits.
+    feeds[session.inputNames[i]] = new ort.Tensor(t.dtype, t.data, t.shape);
+  });
+
+  let results;
+  const t0 = process.hrtime.bigint();
+  try { results = await session.run(feeds); } catch (e) {
+    die(EXIT_ORT, `ONNX Runtime failed to run ${modelPath}: ${e.message}`);
+  }
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+
+  let ok = true;
+  if (session.outputNames.length !== expected.length) {
+    console.log(`FAIL: model has ${session.outputNames.length} outputs (${session.outputNames.join(', ')}), ` +
+                `fixture expects ${expected.length}`);
+    ok = false;
+  }
+  const n = Math.min(session.outputNames.length, expected.length);
+  for (let k = 0; k < n; k++) {
+    const name = session.outputNames[k];
+    if (!compareOne(k, name, results[name], expected[k], rtol)) ok = false;
+  }
+  console.log(`${ok ? 'PASS' : 'FAIL'}: ${path.basename(modelPath)} vs ${dir} ` +
+              `(${n} output(s), run ${ms.toFixed(1)} ms)`);
+  process.exit(ok ? EXIT_OK : EXIT_MISMATCH);
+}
+
+main().catch((e) => die(EXIT_ORT, `unexpected error: ${e && e.stack ? e.stack : e}`));

@@ -1,0 +1,27 @@
+// The subcommands of the torch2onnx program.
+#ifndef TORCH2ONNX_TOOLS_COMMANDS_HPP
+#define TORCH2ONNX_TOOLS_COMMANDS_HPP
+
+#include "cli_args.hpp"
+
+#include <torch2onnx/registry.hpp>
+
+#include <string>
+#include <vector>
+
+namespace t2o::cli {
+
+int run_export(Args& args);
+int run_plugins(Args& args);
+
+// Loads the bundled packs, TORCH2ONNX_PLUGIN_PATH and the given --plugin-path dirs.
+void load_plugins(t2o::registry::Registry& registry, const std::vector<std::string>& user_dirs);
+// Prints one warning line per refused pack (export keeps going without it).
+void warn_refused(const t2o::registry::Registry& registry);
+
+void print_error(const std::string& message);
+void print_warning(const std::string& message);
+
+}  // namespace t2o::cli
+
+#endif
