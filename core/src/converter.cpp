@@ -573,6 +573,7 @@ void Converter::convert_node(torch::jit::Node* node) {
 }
 
 void Converter::convert() {
+  fold_static_shapes(model_.graph, types_);
   add_graph_inputs();
   check_convertible();
   for (auto* node : model_.graph->nodes()) {

@@ -53,6 +53,10 @@ struct Initializer {
 
 class Converter;
 
+// Replaces shape queries fixed by the example shapes with constants, and drops assertions.
+void fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
+                        const std::unordered_map<torch::jit::Value*, TensorInfo>& types);
+
 }  // namespace t2o::core
 
 // The opaque context a symbolic receives: one call on one TorchScript node.

@@ -43,11 +43,11 @@ inline Value reduce(Ctx& ctx, const std::string& op_type, const Value& x, const 
   return ctx.op(op_type, {x}, attrs);
 }
 
-// Clip: min/max attributes (float only) up to 10; optional inputs of x's dtype from 11
+// Clip: min/max attributes (float only) up to 10; optional inputs of x's dtype `dt` from 11
 // (integer types from 12). has_min/has_max false = unbounded.
-inline Value clip(Ctx& ctx, const Value& x, bool has_min, double min, bool has_max, double max) {
+// (Values emitted by a symbolic have no known dtype, so callers pass it.)
+inline Value clip(Ctx& ctx, const Value& x, t2o_dtype dt, bool has_min, double min, bool has_max, double max) {
   if (ctx.opset() >= 11) {
-    t2o_dtype dt = x.dtype();
     Value lo = has_min ? ctx.scalar(dt, min) : Value();
     Value hi = has_max ? ctx.scalar(dt, max) : Value();
     if (!has_max) return ctx.op("Clip", {x, lo});
@@ -60,9 +60,10 @@ inline Value clip(Ctx& ctx, const Value& x, bool has_min, double min, bool has_m
 }
 
 // Constant-mode Pad: pads (ONNX order: all begins, then all ends) and value are attributes up to
-// 10, inputs from 11.
-inline Value pad_constant(Ctx& ctx, const Value& x, const std::vector<int64_t>& pads, double value = 0.0) {
-  if (ctx.opset() >= 11) return ctx.op("Pad", {x, ctx.const_i64(pads), ctx.scalar(x.dtype(), value)},
+// 10, inputs from 11 (the value then has x's dtype `dt`).
+inline Value pad_constant(Ctx& ctx, const Value& x, t2o_dtype dt, const std::vector<int64_t>& pads,
+                          double value = 0.0) {
+  if (ctx.opset() >= 11) return ctx.op("Pad", {x, ctx.const_i64(pads), ctx.scalar(dt, value)},
                                        {Attr::s("mode", "constant")});
   return ctx.op("Pad", {x}, {Attr::ints("pads", pads), Attr::s("mode", "constant"), Attr::f("value", value)});
 }

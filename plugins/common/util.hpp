@@ -108,6 +108,14 @@ inline int64_t scalar_type_from_dtype(t2o_dtype d) {
   }
 }
 
+// Records what is known of an emitted value (the host knows nothing of a symbolic's intermediate
+// values until they are bound to a TorchScript output). rank -1 = unknown.
+inline Value typed(Ctx& ctx, const Value& v, t2o_dtype dtype, int32_t rank = -1, std::vector<int64_t> dims = {}) {
+  if (rank >= 0 && dims.size() != (size_t)rank) dims.assign((size_t)rank, -1);
+  ctx.check(ctx.host()->value_set_type(ctx.raw(), v.id(), dtype, rank, dims.data()));
+  return v;
+}
+
 // The dtype the TorchScript output had in the example run; `fallback` when unknown.
 inline t2o_dtype output_dtype(Ctx& ctx, int32_t i, t2o_dtype fallback) {
   t2o_dtype d = ctx.output(i).dtype();

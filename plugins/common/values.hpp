@@ -19,7 +19,9 @@ namespace pack {
 // Casts an ONNX tensor to dtype unless it already has it.
 inline Value cast_to(Ctx& ctx, const Value& x, t2o_dtype dtype) {
   if (x.dtype() == dtype) return x;
-  return ctx.op("Cast", {x}, {Attr::i("to", dtype)});
+  if (dtype == T2O_DTYPE_UNDEFINED) fail(ctx.kind() + ": cast to an unknown element type");
+  int32_t r = x.rank();
+  return typed(ctx, ctx.op("Cast", {x}, {Attr::i("to", dtype)}), dtype, r, r >= 0 ? x.dims() : std::vector<int64_t>{});
 }
 
 // Any tensor or scalar value as an ONNX tensor of `dtype`: a constant scalar becomes a 0-d
@@ -54,13 +56,14 @@ inline t2o_dtype scalar_dtype(const Value& v) {
 // Dim `axis` of tensor x as a 0-d int64 ONNX tensor (Shape + Gather), for dynamic dims.
 inline Value dim_tensor(Ctx& ctx, const Value& x, int64_t axis) {
   Value shape = ctx.op("Shape", {x});
-  return ctx.op("Gather", {shape, ctx.scalar_i64(axis)}, {Attr::i("axis", 0)});
+  return typed(ctx, ctx.op("Gather", {shape, ctx.scalar_i64(axis)}, {Attr::i("axis", 0)}), T2O_DTYPE_INT64, 0);
 }
 
 // Dims `axes` of x as a 1-D int64 ONNX tensor (Shape + Gather).
 inline Value dims_tensor(Ctx& ctx, const Value& x, const std::vector<int64_t>& axes) {
   Value shape = ctx.op("Shape", {x});
-  return ctx.op("Gather", {shape, ctx.const_i64(axes)}, {Attr::i("axis", 0)});
+  return typed(ctx, ctx.op("Gather", {shape, ctx.const_i64(axes)}, {Attr::i("axis", 0)}), T2O_DTYPE_INT64, 1,
+               {(int64_t)axes.size()});
 }
 
 // An int list argument (int[] / SymInt[]) as a 1-D int64 ONNX tensor. Constant lists become one
@@ -89,12 +92,12 @@ inline Value int_list_tensor(Ctx& ctx, const Value& list) {
     }
     if (!run.empty()) parts.push_back(ctx.const_i64(run)), run.clear();
     Value t = cast_to(ctx, ctx.as_onnx(item), T2O_DTYPE_INT64);
-    if (item.kind() != T2O_KIND_TENSOR || item.rank() == 0) t = unsqueeze(ctx, t, {0});
+    if (item.kind() != T2O_KIND_TENSOR || item.rank() == 0) t = typed(ctx, unsqueeze(ctx, t, {0}), T2O_DTYPE_INT64, 1, {1});
     parts.push_back(t);
   }
   if (!run.empty()) parts.push_back(ctx.const_i64(run));
   if (parts.size() == 1) return parts[0];
-  return ctx.op("Concat", parts, {Attr::i("axis", 0)});
+  return typed(ctx, ctx.op("Concat", parts, {Attr::i("axis", 0)}), T2O_DTYPE_INT64, 1, {list.list_size()});
 }
 
 // True when every item of a list value is a compile-time constant.

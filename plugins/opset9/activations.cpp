@@ -25,32 +25,37 @@ double const_number(Ctx& ctx, int32_t i, const char* name) {
 
 void hardtanh(Ctx& ctx) {
   double lo = const_number(ctx, 1, "min_val"), hi = const_number(ctx, 2, "max_val");
-  ctx.set_output(0, clip(ctx, ctx.input(0), true, lo, true, hi));
+  Value x = ctx.input(0);
+  ctx.set_output(0, clip(ctx, x, x.dtype(), true, lo, true, hi));
 }
 
-void relu6(Ctx& ctx) { ctx.set_output(0, clip(ctx, ctx.input(0), true, 0.0, true, 6.0)); }
+void relu6(Ctx& ctx) {
+  Value x = ctx.input(0);
+  ctx.set_output(0, clip(ctx, x, x.dtype(), true, 0.0, true, 6.0));
+}
 
-// x * k with k a constant of x's dtype.
-Value mul_const(Ctx& ctx, const Value& x, double k) { return ctx.op("Mul", {x, ctx.scalar(x.dtype(), k)}); }
-Value add_const(Ctx& ctx, const Value& x, double k) { return ctx.op("Add", {x, ctx.scalar(x.dtype(), k)}); }
+// x * k and x + k with k a constant of dtype dt (the node input's: emitted values carry no dtype).
+Value mul_const(Ctx& ctx, const Value& x, t2o_dtype dt, double k) { return ctx.op("Mul", {x, ctx.scalar(dt, k)}); }
+Value add_const(Ctx& ctx, const Value& x, t2o_dtype dt, double k) { return ctx.op("Add", {x, ctx.scalar(dt, k)}); }
 
 void gelu(Ctx& ctx) {
   Value x = ctx.input(0);
+  t2o_dtype dt = x.dtype();
   std::string approximate = "none";
   if (ctx.num_inputs() > 1 && ctx.input(1).kind() == T2O_KIND_STRING) approximate = ctx.input(1).to_string();
   Value inner;
   if (approximate == "tanh") {
     // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
     Value x3 = ctx.op("Mul", {ctx.op("Mul", {x, x}), x});
-    Value t = ctx.op("Add", {x, mul_const(ctx, x3, 0.044715)});
-    inner = ctx.op("Tanh", {mul_const(ctx, t, std::sqrt(2.0 / M_PI))});
+    Value t = ctx.op("Add", {x, mul_const(ctx, x3, dt, 0.044715)});
+    inner = ctx.op("Tanh", {mul_const(ctx, t, dt, std::sqrt(2.0 / M_PI))});
   } else if (approximate == "none") {
     // 0.5 * x * (1 + erf(x / sqrt(2)))
-    inner = ctx.op("Erf", {mul_const(ctx, x, 1.0 / std::sqrt(2.0))});
+    inner = ctx.op("Erf", {mul_const(ctx, x, dt, 1.0 / std::sqrt(2.0))});
   } else {
     unsupported("aten::gelu: approximate='" + approximate + "'");
   }
-  ctx.set_output(0, mul_const(ctx, ctx.op("Mul", {x, add_const(ctx, inner, 1.0)}), 0.5));
+  ctx.set_output(0, mul_const(ctx, ctx.op("Mul", {x, add_const(ctx, inner, dt, 1.0)}), dt, 0.5));
 }
 
 void leaky_relu(Ctx& ctx) {
@@ -64,9 +69,10 @@ void elu(Ctx& ctx) {
   double scale = ctx.num_inputs() > 2 ? const_number(ctx, 2, "scale") : 1.0;
   double input_scale = ctx.num_inputs() > 3 ? const_number(ctx, 3, "input_scale") : 1.0;
   Value x = ctx.input(0);
-  if (input_scale != 1.0) x = mul_const(ctx, x, input_scale);
+  t2o_dtype dt = x.dtype();
+  if (input_scale != 1.0) x = mul_const(ctx, x, dt, input_scale);
   Value y = ctx.op("Elu", {x}, {Attr::f("alpha", alpha)});
-  if (scale != 1.0) y = mul_const(ctx, y, scale);
+  if (scale != 1.0) y = mul_const(ctx, y, dt, scale);
   ctx.set_output(0, y);
 }
 
@@ -95,9 +101,10 @@ void mish(Ctx& ctx) {
 void softplus(Ctx& ctx) {
   double beta = ctx.num_inputs() > 1 ? const_number(ctx, 1, "beta") : 1.0;
   Value x = ctx.input(0);
+  t2o_dtype dt = x.dtype();
   if (beta == 1.0) return ctx.set_output(0, ctx.op("Softplus", {x}));
-  Value y = ctx.op("Softplus", {mul_const(ctx, x, beta)});
-  ctx.set_output(0, mul_const(ctx, y, 1.0 / beta));
+  Value y = ctx.op("Softplus", {mul_const(ctx, x, dt, beta)});
+  ctx.set_output(0, mul_const(ctx, y, dt, 1.0 / beta));
 }
 
 // prelu(self, weight): weight has C entries (or 1); ONNX PRelu broadcasts slope unidirectionally,
@@ -135,8 +142,9 @@ T2O_SYMBOLIC("aten::celu", 9) {
   double alpha = ctx.num_inputs() > 1 ? const_number(ctx, 1, "alpha") : 1.0;
   // celu(x) = max(0,x) + min(0, alpha*(exp(x/alpha)-1)) = elu(x/alpha)*alpha
   Value x = ctx.input(0);
-  Value y = ctx.op("Elu", {mul_const(ctx, x, 1.0 / alpha)}, {Attr::f("alpha", 1.0)});
-  ctx.set_output(0, alpha == 1.0 ? y : mul_const(ctx, y, alpha));
+  t2o_dtype dt = x.dtype();
+  Value y = ctx.op("Elu", {mul_const(ctx, x, dt, 1.0 / alpha)}, {Attr::f("alpha", 1.0)});
+  ctx.set_output(0, alpha == 1.0 ? y : mul_const(ctx, y, dt, alpha));
 }
 T2O_SYMBOLIC("aten::gelu", 9) { gelu(ctx); }
 T2O_SYMBOLIC("aten::silu", 9) { silu(ctx); }

@@ -28,21 +28,33 @@ struct Pool {
   bool ceil_attr = false;                               // emit ceil_mode=1 (opset >= 10)
 };
 
-// Fills pads for ceil_mode from x's static spatial dims; x has a batch axis.
-void apply_ceil(Ctx& ctx, const Value& x, Pool& p, size_t n) {
-  bool known = x.rank() == (int32_t)n + 2;
-  for (size_t i = 0; known && i < n; ++i) known = x.dim((int32_t)(2 + i)) >= 0;
-  if (!known) {
+// Static spatial lengths (the last n dims) of a node input, batched or not; empty when any is
+// unknown. (Read from the TorchScript input: values emitted by the symbolic carry no shape.)
+std::vector<int64_t> spatial_lengths(const Value& x, size_t n) {
+  std::vector<int64_t> lens;
+  int32_t r = x.rank();
+  if (r != (int32_t)n + 2 && r != (int32_t)n + 1) return {};
+  for (size_t i = 0; i < n; ++i) {
+    int64_t len = x.dim(r - (int32_t)n + (int32_t)i);
+    if (len < 0) return {};
+    lens.push_back(len);
+  }
+  return lens;
+}
+
+// Adds the end padding ceil_mode needs for spatial lengths `lens` (empty = dynamic).
+void apply_ceil(Ctx& ctx, const std::vector<int64_t>& lens, Pool& p, size_t n) {
+  if (lens.empty()) {
     if (ctx.opset() < 10)
       unsupported(ctx.kind() + ": ceil_mode=True with dynamic spatial dims needs opset >= 10");
     p.ceil_attr = true;
     return;
   }
   for (size_t i = 0; i < n; ++i) {
-    int64_t len = x.dim((int32_t)(2 + i));
+    int64_t len = lens[i];
     int64_t out = pooled_size(len, p.kernel[i], p.stride[i], p.pads[i], p.dilation[i], true);
     int64_t need = (out - 1) * p.stride[i] + p.dilation[i] * (p.kernel[i] - 1) + 1;  // covered length
-    int64_t extra = need - (len + 2 * p.pads[i]);
+    int64_t extra = need - (len + p.pads[i] + p.pads[n + i]);
     if (extra > 0) p.pads[n + i] += extra;
   }
 }
@@ -81,9 +93,10 @@ Value emit_max_pool(Ctx& ctx, const Value& x, const Pool& p) {
 void max_pool(Ctx& ctx, size_t n) {
   Pool p = parse_pool(ctx, n, ctx.input(1), opt_input(ctx, 2), opt_input(ctx, 3), opt_input(ctx, 4));
   bool ceil = ctx.num_inputs() > 5 && ctx.input(5).to_bool();
+  std::vector<int64_t> lens = spatial_lengths(ctx.input(0), n);
   Value y = with_batch(ctx, ctx.input(0), (int64_t)n, [&](const Value& x) {
     Pool q = p;
-    if (ceil) apply_ceil(ctx, x, q, n);
+    if (ceil) apply_ceil(ctx, lens, q, n);
     return emit_max_pool(ctx, x, q);
   });
   ctx.set_output(0, y);
@@ -108,9 +121,12 @@ void avg_pool(Ctx& ctx, size_t n) {
   bool any_pad = false;
   for (auto v : p.pads) any_pad = any_pad || v != 0;
 
-  Value y = with_batch(ctx, ctx.input(0), (int64_t)n, [&](const Value& x_in) {
+  Value x0 = ctx.input(0);
+  std::vector<int64_t> lens = spatial_lengths(x0, n);
+  Value y = with_batch(ctx, x0, (int64_t)n, [&](const Value& x_in) {
     Value x = x_in;
     Pool q = p;
+    std::vector<int64_t> ceil_lens = lens;
     int64_t count_include_pad = 0;
     if (include_pad && any_pad) {
       if (!ceil) {
@@ -120,11 +136,12 @@ void avg_pool(Ctx& ctx, size_t n) {
         // padding but not the overhang: pad explicitly with zeros, exclude only the extra padding.
         std::vector<int64_t> pads(2 * (n + 2), 0);
         for (size_t i = 0; i < n; ++i) pads[2 + i] = p.pads[i], pads[n + 4 + i] = p.pads[n + i];
-        x = pad_constant(ctx, x, pads, 0.0);
+        x = pad_constant(ctx, x, x0.dtype(), pads, 0.0);
         q.pads.assign(2 * n, 0);
+        for (size_t i = 0; i < ceil_lens.size(); ++i) ceil_lens[i] += p.pads[i] + p.pads[n + i];
       }
     }
-    if (ceil) apply_ceil(ctx, x, q, n);
+    if (ceil) apply_ceil(ctx, ceil_lens, q, n);
     std::vector<Attr> attrs{Attr::ints("kernel_shape", q.kernel), Attr::ints("strides", q.stride),
                             Attr::ints("pads", q.pads), Attr::i("count_include_pad", count_include_pad)};
     if (q.ceil_attr) attrs.push_back(Attr::i("ceil_mode", 1));

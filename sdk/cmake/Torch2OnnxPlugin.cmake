@@ -2,7 +2,6 @@
 #
 # Declares an op pack: a shared module built against the SDK only, with hidden visibility so that it
 # exports the entry symbol alone, placed where the host looks for packs.
-set(_T2O_PLUGIN_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 function(t2o_add_plugin target)
   cmake_parse_arguments(ARG "" "OUTPUT_DIRECTORY" "SOURCES" ${ARGN})
@@ -17,7 +16,7 @@ function(t2o_add_plugin target)
   if(UNIX AND NOT APPLE)
     # Export the entry point only, and keep the C++ runtime's symbols out of the dynamic table.
     target_link_options(${target} PRIVATE
-      "-Wl,--version-script=${_T2O_PLUGIN_CMAKE_DIR}/plugin.map" "-Wl,--exclude-libs,ALL" "-Wl,--no-undefined")
+      "-Wl,--version-script=${CMAKE_CURRENT_FUNCTION_LIST_DIR}/plugin.map" "-Wl,--exclude-libs,ALL" "-Wl,--no-undefined")
   endif()
   if(ARG_OUTPUT_DIRECTORY)
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY})

@@ -42,7 +42,8 @@ std::vector<std::string> input_args(const std::vector<std::string>& specs) {
 
 std::vector<std::string> cli_inputs(const fs::path& fixture_dir) {
   std::vector<std::string> v;
-  for (const auto& s : read_meta(fixture_dir).at("cli_inputs")) v.push_back(s.get<std::string>());
+  const auto meta = read_meta(fixture_dir);  // (not in the range-for: .at() of a temporary would dangle)
+  for (const auto& s : meta.at("cli_inputs")) v.push_back(s.get<std::string>());
   return v;
 }
 

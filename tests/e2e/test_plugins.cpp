@@ -43,7 +43,8 @@ TEST(WrongAbiPack, ExportSkipsItWithAWarning) {
   const fs::path out = out_dir / "tiny_cnn.onnx";
   std::vector<std::string> argv = {cli().string(), "export", (fx / "model.pt").string(), "-o", out.string(),
                                    "--plugin-path", dir.string()};
-  for (const auto& s : read_meta(fx).at("cli_inputs")) {
+  const auto meta = read_meta(fx);
+  for (const auto& s : meta.at("cli_inputs")) {
     argv.push_back("--input");
     argv.push_back(s.get<std::string>());
   }

@@ -250,7 +250,7 @@ class Ctx {
   Value wrap(t2o_value id) { return Value(this, id); }
   void check(t2o_status s) {
     // The host already recorded its message; this only unwinds the symbolic.
-    if (s != T2O_OK) throw HostError(s);
+    if (s != T2O_OK) throw HostError{s};
   }
 
   struct HostError {

@@ -1,0 +1,522 @@
+#!/usr/bin/python3
+"""Benchmark torch2onnx against torch.onnx.export (TorchScript exporter).
+
+Run with Debian's Python, which has torch:  /usr/bin/python3 bench/run_bench.py
+See bench/README.md for the columns.
+
+The driver process itself never imports torch: building models and running
+torch.onnx.export happen in child processes.  This keeps the driver small,
+which matters because a child's peak RSS (ru_maxrss from wait4) can include
+pages it shared with its parent between fork and exec.
+"""
+
+import argparse
+import json
+import mmap
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = "/usr/bin/python3"  # the Python with torch (the first python3 on PATH has none)
+MiB = 1024.0 * 1024.0
+
+# name -> (input specs in torch2onnx --input syntax, heavy?)
+MODELS = {
+    "resnet18": (["float32[1,3,224,224]"], False),
+    "resnet50": (["float32[1,3,224,224]"], False),
+    "mobilenet_v2": (["float32[1,3,224,224]"], False),
+    "vit_b_16": (["float32[1,3,224,224]"], False),
+    "gpt350m": (["int64[1,16]"], True),
+    "mlp2700": (["float32[1,8192]"], True),
+    "deep100k": (["float32[1,8]"], True),
+}
+DEFAULT_MODELS = "resnet18,resnet50"
+
+# --------------------------------------------------------------------------
+# Model building (runs in a child: run_bench.py --_build NAME PT META)
+# --------------------------------------------------------------------------
+
+
+def _build_model(name):
+    import torch
+    import torch.nn as nn
+
+    if name in ("resnet18", "resnet50", "mobilenet_v2", "vit_b_16"):
+        import torchvision
+
+        return getattr(torchvision.models, name)(weights=None)
+
+    if name == "gpt350m":
+        # GPT-2-medium-like decoder: 24 layers, width 1024, 16 heads, vocab
+        # 50257, 1024 positions, tied embedding / LM head (~355M params).
+        class Block(nn.Module):
+            def __init__(self, d, h):
+                super().__init__()
+                self.h = h
+                self.ln1 = nn.LayerNorm(d)
+                self.qkv = nn.Linear(d, 3 * d)
+                self.proj = nn.Linear(d, d)
+                self.ln2 = nn.LayerNorm(d)
+                self.fc = nn.Linear(d, 4 * d)
+                self.out = nn.Linear(4 * d, d)
+
+            def forward(self, x):
+                b, t, d = x.shape
+                q, k, v = self.qkv(self.ln1(x)).split(d, dim=2)
+                q = q.view(b, t, self.h, d // self.h).transpose(1, 2)
+                k = k.view(b, t, self.h, d // self.h).transpose(1, 2)
+                v = v.view(b, t, self.h, d // self.h).transpose(1, 2)
+                att = (q @ k.transpose(-2, -1)) * (1.0 / (d // self.h) ** 0.5)
+                mask = torch.triu(torch.ones(t, t, dtype=torch.bool, device=x.device), diagonal=1)
+                att = att.masked_fill(mask, float("-inf")).softmax(dim=-1)
+                y = (att @ v).transpose(1, 2).reshape(b, t, d)
+                x = x + self.proj(y)
+                return x + self.out(nn.functional.gelu(self.fc(self.ln2(x))))
+
+        class GPT(nn.Module):
+            def __init__(self, vocab=50257, ctx=1024, d=1024, layers=24, heads=16):
+                super().__init__()
+                self.wte = nn.Embedding(vocab, d)
+                self.wpe = nn.Embedding(ctx, d)
+                self.blocks = nn.ModuleList([Block(d, heads) for _ in range(layers)])
+                self.ln_f = nn.LayerNorm(d)
+                self.head = nn.Linear(d, vocab, bias=False)
+                self.head.weight = self.wte.weight  # tied, as in GPT-2
+
+            def forward(self, idx):
+                pos = torch.arange(idx.shape[1], device=idx.device).unsqueeze(0)
+                x = self.wte(idx) + self.wpe(pos)
+                for blk in self.blocks:
+                    x = blk(x)
+                return self.head(self.ln_f(x))
+
+        return GPT()
+
+    if name == "mlp2700":
+        # 10 x Linear(8192, 8192) + ReLU: 10 * (8192*8192 + 8192) * 4 B = 2.68e9 B.
+        layers = []
+        for i in range(10):
+            lin = nn.Linear(8192, 8192)
+            layers.append(lin)
+            if i != 9:
+                layers.append(nn.ReLU())
+        return nn.Sequential(*layers)
+
+    if name == "deep100k":
+        # 33,334 x (add, mul, relu) on a [1,8] tensor = ~100k ops once traced.
+        class Deep(nn.Module):
+            def forward(self, x):
+                for i in range(33334):
+                    x = x + 0.5
+                    x = x * 0.999
+                    x = torch.relu(x)
+                return x
+
+        return Deep()
+
+    raise SystemExit("unknown model " + name)
+
+
+def _example_inputs(specs):
+    import torch
+
+    out = []
+    for s in specs:
+        dt, dims = s.rstrip("]").split("[")
+        shape = [int(d) for d in dims.split(",") if d.strip()]
+        if dt.startswith("int"):
+            out.append(torch.randint(0, 100, shape, dtype=getattr(torch, dt)))
+        else:
+            out.append(torch.randn(shape, dtype=getattr(torch, dt)))
+    return tuple(out)
+
+
+def child_build(name, pt_path, meta_path):
+    import torch
+
+    torch.manual_seed(0)
+    t0 = time.perf_counter()
+    with torch.no_grad():
+        model = _build_model(name).eval()
+        specs = MODELS[name][0]
+        args = _example_inputs(specs)
+        traced = torch.jit.trace(model, args, check_trace=False)
+        tmp = pt_path + ".tmp"
+        traced.save(tmp)
+        os.replace(tmp, pt_path)
+    meta = {
+        "model": name,
+        "inputs": specs,
+        "param_bytes": sum(p.numel() * p.element_size() for p in model.parameters()),
+        "buffer_bytes": sum(b.numel() * b.element_size() for b in model.buffers()),
+        "pt_bytes": os.path.getsize(pt_path),
+        "torch": torch.__version__,
+        "build_s": time.perf_counter() - t0,
+    }
+    with open(meta_path, "w") as f:
+        json.dump(meta, f, indent=1)
+
+
+# --------------------------------------------------------------------------
+# torch.onnx.export in a fresh process (run_bench.py --_theirs PT OUT OPSET SPECS)
+# --------------------------------------------------------------------------
+
+
+def child_theirs(pt_path, out_path, opset, specs_json):
+    import torch
+
+    t0 = time.perf_counter()
+    model = torch.jit.load(pt_path).eval()
+    args = _example_inputs(json.loads(specs_json))
+    t1 = time.perf_counter()
+    torch.onnx.export(model, args, out_path, opset_version=int(opset))
+    t2 = time.perf_counter()
+    sys.stdout.write("\n" + json.dumps({"load_s": t1 - t0, "export_s": t2 - t1}) + "\n")
+    sys.stdout.flush()
+
+
+# --------------------------------------------------------------------------
+# Driver helpers (no torch here)
+# --------------------------------------------------------------------------
+
+
+def run_measured(cmd, log_prefix, timeout):
+    """Run cmd; return (rc, wall_s, peak_rss_kib, stdout, stderr) of that child alone."""
+    out_f = open(log_prefix + ".out", "w+b")
+    err_f = open(log_prefix + ".err", "w+b")
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, stdin=subprocess.DEVNULL)
+    deadline = t0 + timeout
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() > deadline:
+            p.kill()
+            pid, status, ru = os.wait4(p.pid, 0)
+            break
+        time.sleep(0.002)
+    wall = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, tell Popen
+    rc = p.returncode
+    if wall > timeout:
+        rc = "timeout"
+    out_f.seek(0)
+    err_f.seek(0)
+    so = out_f.read().decode(errors="replace")
+    se = err_f.read().decode(errors="replace")
+    out_f.close()
+    err_f.close()
+    return rc, wall, ru.ru_maxrss, so, se
+
+
+def one_line(rc, stdout, stderr):
+    lines = [l.strip() for l in (stderr + "\n" + stdout).splitlines() if l.strip()]
+    # prefer a line that looks like the error itself
+    for l in lines:
+        low = l.lower()
+        if low.startswith("error") or "error:" in low or "unsupported" in low:
+            return l[:300]
+    if lines:
+        return lines[-1][:300]
+    return "exit status %s" % rc
+
+
+def _varint(buf, pos):
+    result = shift = 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, pos
+        shift += 7
+
+
+def _fields(buf, start, end):
+    """Yield (field_number, wire_type, value_or_(start,end)) of a protobuf message."""
+    pos = start
+    while pos < end:
+        key, pos = _varint(buf, pos)
+        fn, wt = key >> 3, key & 7
+        if wt == 0:
+            v, pos = _varint(buf, pos)
+            yield fn, wt, v
+        elif wt == 1:
+            pos += 8
+        elif wt == 2:
+            n, pos = _varint(buf, pos)
+            yield fn, wt, (pos, pos + n)
+            pos += n
+        elif wt == 5:
+            pos += 4
+        else:
+            raise ValueError("bad wire type %d at %d" % (wt, pos))
+
+
+def _count_graph(buf, start, end, ops=None):
+    """(top-level nodes, nodes including subgraphs) of an onnx GraphProto;
+    fills ops (op_type -> count) for the top level when given."""
+    top = total = 0
+    for fn, wt, v in _fields(buf, start, end):
+        if fn == 1 and wt == 2:  # GraphProto.node
+            top += 1
+            total += 1
+            for nfn, nwt, nv in _fields(buf, *v):
+                if nfn == 4 and nwt == 2 and ops is not None:  # NodeProto.op_type
+                    k = bytes(buf[nv[0]:nv[1]]).decode()
+                    ops[k] = ops.get(k, 0) + 1
+                elif nfn == 5 and nwt == 2:  # NodeProto.attribute
+                    for afn, awt, av in _fields(buf, *nv):
+                        if awt == 2 and afn in (6, 11):  # AttributeProto.g / graphs
+                            total += _count_graph(buf, *av)[1]
+    return top, total
+
+
+def onnx_node_count(path):
+    """(top-level nodes, nodes incl. subgraphs, {op_type: count}) read with a
+    protobuf-free reader (the onnx package is not installed for /usr/bin/python3)."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size == 0:
+            return None
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as buf:
+            for fn, wt, v in _fields(buf, 0, size):
+                if fn == 7 and wt == 2:  # ModelProto.graph
+                    ops = {}
+                    top, total = _count_graph(buf, v[0], v[1], ops)
+                    return top, total, dict(sorted(ops.items()))
+    return None
+
+
+def dir_bytes(d):
+    return sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+
+
+def fresh_dir(d):
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+
+
+def fmt(v, spec):
+    return "-" if v is None else format(v, spec)
+
+
+# --------------------------------------------------------------------------
+
+
+def bench_model(name, a, log):
+    specs = MODELS[name][0]
+    wd = a.work_dir
+    pt = os.path.join(wd, name + ".pt")
+    meta_path = os.path.join(wd, name + ".json")
+    logs = os.path.join(wd, "logs")
+    os.makedirs(logs, exist_ok=True)
+
+    if a.rebuild or not (os.path.exists(pt) and os.path.exists(meta_path)):
+        log("[%s] building and tracing ..." % name)
+        r = subprocess.run([PY, os.path.abspath(__file__), "--_build", name, pt, meta_path])
+        if r.returncode != 0:
+            return {"model": name, "error": "build failed (exit %d)" % r.returncode}
+    with open(meta_path) as f:
+        meta = json.load(f)
+    res = {"model": name, "inputs": specs, "opset": a.opset, "repeat": a.repeat,
+           "param_bytes": meta["param_bytes"], "buffer_bytes": meta["buffer_bytes"],
+           "pt_bytes": os.path.getsize(pt)}
+
+    # (c) floor: copy the .pt bytes, after one warm read
+    with open(pt, "rb") as f:
+        while f.read(1 << 24):
+            pass
+    dst = os.path.join(wd, "copy_floor.tmp")
+    best = None
+    for _ in range(a.repeat):
+        t0 = time.perf_counter()
+        shutil.copyfile(pt, dst)
+        dt = time.perf_counter() - t0
+        best = dt if best is None else min(best, dt)
+        os.remove(dst)
+    res["copy_floor_s"] = best
+    log("[%s] copy floor %.4f s" % (name, best))
+
+    # (a) ours
+    if not a.skip_ours:
+        od = os.path.join(wd, "out", "ours", name)
+        ours = {"cmd": None, "ok": False, "times": [], "rss_kib": []}
+        cmd = [a.cli, "export", pt, "-o", os.path.join(od, "model.onnx")]
+        for s in specs:
+            cmd += ["--input", s]
+        if a.opset != 17:
+            cmd += ["--opset", str(a.opset)]
+        for d in a.plugin_path:
+            cmd += ["--plugin-path", d]
+        cmd += ["-q"]
+        ours["cmd"] = " ".join(cmd)
+        if not os.access(a.cli, os.X_OK):
+            ours["error"] = "CLI not found: " + a.cli
+        for i in range(a.repeat if "error" not in ours else 0):
+            fresh_dir(od)
+            rc, wall, rss, so, se = run_measured(cmd, os.path.join(logs, name + ".ours"), a.timeout)
+            out = os.path.join(od, "model.onnx")
+            if rc != 0 or not os.path.exists(out):
+                ours["error"] = one_line(rc, so, se)
+                ours["rc"] = rc
+                ours["rss_kib"].append(rss)
+                ours["fail_time_s"] = wall
+                log("[%s] ours FAILED (%.2f s): %s" % (name, wall, ours["error"]))
+                break
+            ours["times"].append(wall)
+            ours["rss_kib"].append(rss)
+            log("[%s] ours run %d: %.3f s, %.0f MiB" % (name, i + 1, wall, rss / 1024.0))
+        if ours["times"] and "error" not in ours:
+            ours["ok"] = True
+            ours["best_s"] = min(ours["times"])
+            ours["out_bytes"] = dir_bytes(od)
+            try:
+                ours["nodes"], ours["nodes_incl_subgraphs"], ours["op_types"] = onnx_node_count(os.path.join(od, "model.onnx"))
+            except Exception as e:  # a malformed file is worth knowing about
+                ours["nodes_error"] = str(e)
+        ours["peak_rss_kib"] = max(ours["rss_kib"]) if ours["rss_kib"] else None
+        res["ours"] = ours
+
+    # (b) theirs
+    if not a.skip_theirs:
+        td = os.path.join(wd, "out", "theirs", name)
+        th = {"ok": False, "times": [], "export_times": [], "load_times": [], "rss_kib": []}
+        for i in range(a.repeat):
+            fresh_dir(td)
+            out = os.path.join(td, "model.onnx")
+            cmd = [PY, os.path.abspath(__file__), "--_theirs", pt, out, str(a.opset), json.dumps(specs)]
+            rc, wall, rss, so, se = run_measured(cmd, os.path.join(logs, name + ".theirs"), a.timeout)
+            rep = None
+            for l in reversed(so.splitlines()):
+                if l.startswith("{"):
+                    rep = json.loads(l)
+                    break
+            if rc != 0 or rep is None or not os.path.exists(out):
+                th["error"] = one_line(rc, so, se)
+                log("[%s] theirs FAILED: %s" % (name, th["error"]))
+                break
+            th["times"].append(wall)
+            th["export_times"].append(rep["export_s"])
+            th["load_times"].append(rep["load_s"])
+            th["rss_kib"].append(rss)
+            log("[%s] theirs run %d: export %.3f s, process %.3f s, %.0f MiB"
+                % (name, i + 1, rep["export_s"], wall, rss / 1024.0))
+        if th["times"] and "error" not in th:
+            th["ok"] = True
+            th["best_s"] = min(th["times"])
+            th["best_export_s"] = min(th["export_times"])
+            th["out_bytes"] = dir_bytes(td)
+            try:
+                th["nodes"], th["nodes_incl_subgraphs"], th["op_types"] = onnx_node_count(out)
+            except Exception as e:
+                th["nodes_error"] = str(e)
+        th["peak_rss_kib"] = max(th["rss_kib"]) if th["rss_kib"] else None
+        res["theirs"] = th
+
+    if not a.keep_outputs:
+        shutil.rmtree(os.path.join(wd, "out"), ignore_errors=True)
+    return res
+
+
+HEAD = ["model", "weights MiB", "ours s", "theirs s (export)", "theirs s (process)",
+        "ratio", "ours RSS MiB", "theirs RSS MiB", "ours nodes", "theirs nodes", "copy floor s", "note"]
+
+
+def _short(s, n):
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def table_rows(results, note_width=100):
+    rows = []
+    for r in results:
+        if "error" in r and "param_bytes" not in r:
+            rows.append([r["model"]] + ["-"] * (len(HEAD) - 2) + [r["error"]])
+            continue
+        o, t = r.get("ours", {}), r.get("theirs", {})
+        ours_s = o.get("best_s")
+        th_e, th_p = t.get("best_export_s"), t.get("best_s")
+        ratio = th_e / ours_s if (ours_s and th_e) else None
+        notes = []
+        if o.get("error"):
+            notes.append("ours: " + o["error"])
+        if t.get("error"):
+            notes.append("theirs: " + t["error"])
+        rows.append([
+            r["model"],
+            fmt(r["param_bytes"] / MiB, ".1f"),
+            fmt(ours_s, ".3f") if ours_s is not None else ("FAIL" if o.get("error") else "-"),
+            fmt(th_e, ".3f") if th_e is not None else ("FAIL" if t.get("error") else "-"),
+            fmt(th_p, ".3f"),
+            fmt(ratio, ".1f") + ("x" if ratio else ""),
+            fmt(o["peak_rss_kib"] / 1024.0 if o.get("peak_rss_kib") else None, ".0f"),
+            fmt(t["peak_rss_kib"] / 1024.0 if t.get("peak_rss_kib") else None, ".0f"),
+            fmt(o.get("nodes"), "d"),
+            fmt(t.get("nodes"), "d"),
+            fmt(r["copy_floor_s"], ".4f"),
+            _short("; ".join(notes), note_width),
+        ])
+    return rows
+
+
+def print_table(results, out=sys.stdout, note_width=100):
+    rows = [HEAD] + table_rows(results, note_width)
+    w = [max(len(str(row[i])) for row in rows) for i in range(len(HEAD))]
+    for k, row in enumerate(rows):
+        out.write("| " + " | ".join(str(c).ljust(w[i]) for i, c in enumerate(row)) + " |\n")
+        if k == 0:
+            out.write("|" + "|".join("-" * (x + 2) for x in w) + "|\n")
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--_build":
+        return child_build(*sys.argv[2:5])
+    if len(sys.argv) > 1 and sys.argv[1] == "--_theirs":
+        return child_theirs(*sys.argv[2:6])
+
+    ap = argparse.ArgumentParser(description="torch2onnx vs torch.onnx.export benchmark")
+    ap.add_argument("--models", default=DEFAULT_MODELS,
+                    help="comma list from: " + ",".join(MODELS) + " (default %(default)s)")
+    ap.add_argument("--cli", default=os.path.join(REPO, "build", "bin", "torch2onnx"))
+    ap.add_argument("--plugin-path", action="append", default=[], metavar="DIR",
+                    help="passed on to our CLI (repeatable)")
+    ap.add_argument("--work-dir", default="/tmp/t2o_bench")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (best time, max RSS)")
+    ap.add_argument("--opset", type=int, default=17)
+    ap.add_argument("--json", metavar="OUT", help="also write results as JSON")
+    ap.add_argument("--rebuild", action="store_true", help="re-trace models even if the .pt exists")
+    ap.add_argument("--skip-ours", action="store_true")
+    ap.add_argument("--skip-theirs", action="store_true")
+    ap.add_argument("--keep-outputs", action="store_true", help="keep ONNX files under WORK/out")
+    ap.add_argument("--note-width", type=int, default=100, help="truncate table notes (JSON has them whole)")
+    ap.add_argument("--timeout", type=float, default=3600.0, help="seconds per child run")
+    a = ap.parse_args()
+
+    names = [m.strip() for m in a.models.split(",") if m.strip()]
+    for m in names:
+        if m not in MODELS:
+            ap.error("unknown model %r; choose from %s" % (m, ",".join(MODELS)))
+    a.cli = os.path.abspath(a.cli)
+    a.work_dir = os.path.abspath(a.work_dir)
+    os.makedirs(a.work_dir, exist_ok=True)
+
+    def log(msg):
+        sys.stderr.write(msg + "\n")
+        sys.stderr.flush()
+
+    log("cli: %s   work dir: %s   opset %d   repeat %d   cores %d"
+        % (a.cli, a.work_dir, a.opset, a.repeat, os.cpu_count()))
+    results = [bench_model(m, a, log) for m in names]
+    print_table(results, note_width=a.note_width)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"cli": a.cli, "opset": a.opset, "repeat": a.repeat, "cores": os.cpu_count(),
+                       "load_avg": os.getloadavg(), "results": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+// Folds shape queries whose answer is fixed by the example shapes (aten::dim, aten::size on static
+// dims, len(size(x))), then lets constant propagation resolve what depends on them, such as
+// scripted models' `if x.dim() != 4: raise ...` checks. Dims marked dynamic (-1) are left alone.
+#include "converter.hpp"
+
+#include <torch/csrc/jit/passes/constant_propagation.h>
+#include <torch/csrc/jit/passes/dead_code_elimination.h>
+
+namespace t2o::core {
+
+namespace {
+
+const TensorInfo* info_of(const std::unordered_map<torch::jit::Value*, TensorInfo>& types, torch::jit::Value* v) {
+  auto it = types.find(v);
+  return it == types.end() || !it->second.known_rank ? nullptr : &it->second;
+}
+
+bool all_static(const TensorInfo& info) {
+  for (auto d : info.dims)
+    if (d < 0) return false;
+  return true;
+}
+
+// An If whose taken branch can only raise (a TorchScript assertion) says nothing ONNX can run.
+bool is_assertion(torch::jit::Node* node) {
+  if (node->kind() != c10::prim::If || !node->outputs().empty()) return false;
+  for (auto* block : node->blocks()) {
+    bool raises = false, other = false;
+    for (auto* n : block->nodes()) {
+      if (n->kind() == c10::prim::RaiseException) raises = true;
+      else if (n->kind() != c10::prim::Constant) other = true;
+    }
+    if (other) return false;
+    (void)raises;
+  }
+  return true;
+}
+
+}  // namespace
+
+void fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
+                        const std::unordered_map<torch::jit::Value*, TensorInfo>& types) {
+  bool changed = false;
+  auto replace_with = [&](torch::jit::Node* node, const c10::IValue& value) {
+    torch::jit::WithInsertPoint guard(node);
+    auto* constant = graph->insertConstant(value);
+    node->output()->replaceAllUsesWith(constant);
+    changed = true;
+  };
+  for (auto* node : graph->nodes()) {
+    if (node->outputs().size() != 1) continue;
+    auto kind = node->kind();
+    if (kind == c10::aten::dim && node->inputs().size() == 1) {
+      if (auto* info = info_of(types, node->input(0))) replace_with(node, (int64_t)info->dims.size());
+    } else if (kind == c10::aten::size && node->inputs().size() == 1) {
+      if (auto* info = info_of(types, node->input(0))) {
+        if (all_static(*info)) {
+          replace_with(node, c10::IValue(info->dims));
+        } else {
+          // len(x.size()) is the rank even when some dims are dynamic.
+          auto uses = node->output()->uses();  // a copy: replacing edits use lists
+          for (const auto& use : uses)
+            if (use.user->kind() == c10::aten::len && use.user->inputs().size() == 1)
+              replace_with(use.user, (int64_t)info->dims.size());
+        }
+      }
+    } else if (kind == c10::aten::size && node->inputs().size() == 2) {
+      auto* info = info_of(types, node->input(0));
+      auto dim = torch::jit::constant_as<int64_t>(node->input(1));
+      if (info && dim) {
+        int64_t rank = (int64_t)info->dims.size();
+        int64_t d = *dim < 0 ? *dim + rank : *dim;
+        if (d >= 0 && d < rank && info->dims[(size_t)d] >= 0) replace_with(node, info->dims[(size_t)d]);
+      }
+    }
+  }
+  if (changed) {
+    auto g = graph;
+    torch::jit::ConstantPropagation(g);
+  }
+  // Assertions left behind (their condition depends on dynamic dims or data) are dropped, as torch.onnx does.
+  for (auto it = graph->nodes().begin(); it != graph->nodes().end();) {
+    auto* node = *it;
+    ++it;
+    if (is_assertion(node)) node->destroy();
+  }
+  torch::jit::EliminateDeadCode(graph);
+}
+
+}  // namespace t2o::core
