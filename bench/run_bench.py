@@ -139,14 +139,16 @@ def child_build(name, pt_path, meta_path):
 
     torch.manual_seed(0)
     t0 = time.perf_counter()
-    with torch.no_grad():
-        model = _build_model(name).eval()
-        specs = MODELS[name][0]
-        args = _example_inputs(specs)
-        traced = torch.jit.trace(model, args, check_trace=False)
-        tmp = pt_path + ".tmp"
-        traced.save(tmp)
-        os.replace(tmp, pt_path)
+    # Trace with autograd enabled: under no_grad, eval-mode nn.MultiheadAttention
+    # (vit_b_16) takes its fused fast path (aten::_native_multi_head_attention),
+    # which is not what a normal exported model contains.
+    model = _build_model(name).eval()
+    specs = MODELS[name][0]
+    args = _example_inputs(specs)
+    traced = torch.jit.trace(model, args, check_trace=False)
+    tmp = pt_path + ".tmp"
+    traced.save(tmp)
+    os.replace(tmp, pt_path)
     meta = {
         "model": name,
         "inputs": specs,
@@ -183,45 +185,70 @@ def child_theirs(pt_path, out_path, opset, specs_json):
 # --------------------------------------------------------------------------
 
 
+GNU_TIME = "/usr/bin/time"
+
+
 def run_measured(cmd, log_prefix, timeout):
-    """Run cmd; return (rc, wall_s, peak_rss_kib, stdout, stderr) of that child alone."""
+    """Run cmd; return (rc, wall_s, peak_rss_kib, stdout, stderr) of that child alone.
+
+    Peak RSS comes from GNU time (-f %M) when /usr/bin/time exists, else from
+    wait4()'s ru_maxrss.  The latter over-reports small children: Linux carries
+    the exec-ing parent's RSS high-water mark (this driver's, ~30 MiB) into the
+    child's ru_maxrss; GNU time is a ~1 MiB parent, so its figure is clean.
+    """
+    rss_file = log_prefix + ".rss"
+    use_time = os.access(GNU_TIME, os.X_OK)
+    full = ([GNU_TIME, "-f", "%M", "-o", rss_file, "--"] + cmd) if use_time else cmd
     out_f = open(log_prefix + ".out", "w+b")
     err_f = open(log_prefix + ".err", "w+b")
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, stdin=subprocess.DEVNULL)
+    p = subprocess.Popen(full, stdout=out_f, stderr=err_f, stdin=subprocess.DEVNULL,
+                         start_new_session=True)
     deadline = t0 + timeout
+    timed_out = False
     while True:
         pid, status, ru = os.wait4(p.pid, os.WNOHANG)
         if pid:
             break
         if time.perf_counter() > deadline:
-            p.kill()
+            timed_out = True
+            os.killpg(p.pid, 9)
             pid, status, ru = os.wait4(p.pid, 0)
             break
         time.sleep(0.002)
     wall = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, tell Popen
-    rc = p.returncode
-    if wall > timeout:
-        rc = "timeout"
+    rc = "timeout" if timed_out else p.returncode
+    rss = ru.ru_maxrss
+    if use_time:
+        try:
+            with open(rss_file) as f:
+                rss = int(f.read().split()[-1])
+        except (OSError, ValueError, IndexError):
+            pass  # killed: keep the wait4 figure
     out_f.seek(0)
     err_f.seek(0)
     so = out_f.read().decode(errors="replace")
     se = err_f.read().decode(errors="replace")
     out_f.close()
     err_f.close()
-    return rc, wall, ru.ru_maxrss, so, se
+    return rc, wall, rss, so, se
 
 
 def one_line(rc, stdout, stderr):
+    """The failure's one-line message: a Python exception line, else the first
+    'error:' line (our CLI), else the last line."""
+    import re
+
     lines = [l.strip() for l in (stderr + "\n" + stdout).splitlines() if l.strip()]
-    # prefer a line that looks like the error itself
+    exc = [l for l in lines if re.match(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt)\b.*", l)]
+    if exc:
+        return exc[-1][:2000]
     for l in lines:
-        low = l.lower()
-        if low.startswith("error") or "error:" in low or "unsupported" in low:
-            return l[:300]
+        if "error:" in l.lower():
+            return l[:2000]
     if lines:
-        return lines[-1][:300]
+        return lines[-1][:2000]
     return "exit status %s" % rc
 
 
@@ -515,6 +542,7 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"cli": a.cli, "opset": a.opset, "repeat": a.repeat, "cores": os.cpu_count(),
+                       "rss_source": "GNU time %M" if os.access(GNU_TIME, os.X_OK) else "wait4 ru_maxrss",
                        "load_avg": os.getloadavg(), "results": results}, f, indent=1)
 
 

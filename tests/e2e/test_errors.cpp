@@ -25,9 +25,10 @@ std::string expect_export_error(const fs::path& model, const fs::path& out, cons
   EXPECT_EQ(first.rfind(kPrefix, 0), 0u) << r.describe();
   EXPECT_GT(first.size(), std::string(kPrefix).size()) << "empty message\n" << r.describe();
   EXPECT_FALSE(fs::exists(out)) << "output file left behind: " << out << "\n" << r.describe();
-  if (fs::is_directory(out.parent_path()))
+  if (fs::is_directory(out.parent_path())) {
     EXPECT_EQ(list_dir(out.parent_path()), std::vector<std::string>{}) << "files left in the output directory\n"
                                                                        << r.describe();
+  }
   return first;
 }
 
