@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+"""Makes the fixtures of one op family (run with Debian's /usr/bin/python3, which has torch).
+
+    /usr/bin/python3 tests/ops/make_op_fixtures.py OUT_DIR FAMILY
+
+Imports tests/ops/cases/FAMILY.py and writes, for each case, OUT_DIR/FAMILY/CASE/ with model.pt,
+input_K.bin, expected_K.bin and meta.json (the format of tests/fixtures/make_fixtures.py, which
+tests/ort/compare.js reads), then OUT_DIR/FAMILY/cases.json:
+    {"source_hash": ..., "cases": [{"name", "opsets", "cli_args", "error"}]}
+A case that fails to build, trace or run in PyTorch is listed with its "error" (the test reports it).
+The family is regenerated only when its case file (or this harness) changed.
+"""
+import hashlib
+import json
+import os
+import shutil
+import sys
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "cases"))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixtures"))
+
+
+def source_hash(family):
+    h = hashlib.sha256()
+    for path in (os.path.join(HERE, "cases", family + ".py"), os.path.join(HERE, "op_case.py"), __file__):
+        with open(path, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    out_dir, family = sys.argv[1], sys.argv[2]
+    target = os.path.join(out_dir, family)
+    digest = source_hash(family)
+    index = os.path.join(target, "cases.json")
+    if os.path.exists(index):
+        with open(index) as f:
+            if json.load(f).get("source_hash") == digest:
+                return
+    import torch
+    import importlib
+    import make_fixtures as mf
+
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    module = importlib.import_module(family)
+    tmp = target + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    listed = []
+    names = set()
+    for c in module.CASES:
+        if c.name in names:
+            raise SystemExit(f"{family}: case name '{c.name}' used twice")
+        names.add(c.name)
+        d = os.path.join(tmp, c.name)
+        os.makedirs(d)
+        entry = {"name": c.name, "opsets": c.opsets, "cli_args": c.cli_args, "error": None}
+        try:
+            m = c.module.eval()
+            with torch.no_grad():
+                ts = torch.jit.script(m) if c.method == "script" else torch.jit.trace(m, tuple(c.inputs), check_trace=False)
+            pt = os.path.join(d, "model.pt")
+            ts.save(pt)
+            meta = mf.outputs_meta(pt, c.inputs, c.rtol, d, c.method)
+            with open(os.path.join(d, "meta.json"), "w") as f:
+                json.dump(meta, f, indent=1)
+        except Exception as e:  # reported by the test, with the case's name
+            entry["error"] = f"{type(e).__name__}: {e}".splitlines()[0]
+            traceback.print_exc()
+        listed.append(entry)
+    with open(os.path.join(tmp, "cases.json"), "w") as f:
+        json.dump({"source_hash": digest, "family": family, "cases": listed}, f, indent=1)
+    shutil.rmtree(target, ignore_errors=True)
+    os.rename(tmp, target)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""Declaring single-op test cases (tests/ops/cases/<family>.py).
+
+Each family file defines CASES, a list of case(...) entries. tests/ops/make_op_fixtures.py turns a
+family into fixtures (TorchScript model + inputs + PyTorch's outputs) and the googletest binary
+t2o_op_tests exports every case at each of its opsets, runs it in ONNX Runtime and compares.
+
+    import torch
+    from op_case import case
+
+    class Relu(torch.nn.Module):
+        def forward(self, x):
+            return torch.relu(x)
+
+    CASES = [
+        case("relu", Relu(), [torch.randn(2, 3, 4)]),                     # opsets 9, 13, 17
+        case("relu_script", Relu(), [torch.randn(2, 3)], method="script"),
+        case("topk", TopK(), [torch.randn(5, 7)], opsets=(9, 10, 11, 17)),  # every opset where its form changes
+    ]
+
+Inputs are made when the family file is imported, after torch.manual_seed(0): deterministic.
+"""
+
+DEFAULT_OPSETS = (9, 13, 17)
+
+
+class Case:
+    def __init__(self, name, module, inputs, opsets, rtol, method, cli_args):
+        if method not in ("trace", "script"):
+            raise ValueError(f"case {name}: method must be 'trace' or 'script'")
+        self.name = name
+        self.module = module
+        self.inputs = list(inputs)
+        self.opsets = list(opsets)
+        self.rtol = rtol
+        self.method = method
+        self.cli_args = list(cli_args)
+
+
+def case(name, module, inputs, opsets=DEFAULT_OPSETS, rtol=1e-4, method="trace", cli_args=()):
+    """A single-op test: NAME (unique within the family, [a-z0-9_]), an nn.Module (put in eval mode),
+    its example inputs, the opsets to export at, the relative tolerance |a-b| <= rtol*(1+|b|),
+    trace or script, and extra torch2onnx export arguments."""
+    return Case(name, module, inputs, opsets, rtol, method, cli_args)
