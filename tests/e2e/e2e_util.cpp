@@ -97,7 +97,7 @@ RunResult run(const std::vector<std::string>& argv) {
   return r;
 }
 
-fs::path cli() { return T2O_CLI; }
+fs::path cli() { return env_or("T2O_CLI", T2O_CLI); }
 fs::path source_dir() { return T2O_SOURCE_DIR; }
 fs::path work_dir() { return fs::path(T2O_BINARY_DIR) / "e2e"; }
 fs::path fixtures_dir() { return work_dir() / "fixtures"; }
