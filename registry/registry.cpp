@@ -7,18 +7,23 @@
 //  1. the file must exist and dlopen (Boost.DLL, rtld_now | rtld_local) must accept it
 //     (the reason carries dlerror's message);
 //  2. it must export T2O_ENTRY_SYMBOL_NAME ("t2o_plugin_entry"), and the entry must return non-NULL;
-//  3. descriptor: struct_size must cover abi_major/abi_minor; abi_major must equal T2O_ABI_MAJOR and
-//     abi_minor must be <= T2O_ABI_MINOR ("built for ABI 2.0, host speaks 1.0 (major differs)");
-//     then struct_size must cover the whole 1.0 descriptor and register_symbolics must be set;
+//  3. descriptor: struct_size must cover abi_major/abi_minor; abi_major must equal T2O_ABI_MAJOR
+//     ("built for ABI 2.0, host speaks 1.0 (major differs)"). Any minor is accepted: a pack built
+//     for a newer minor than the host's must check host->struct_size (T2O_HAS_MEMBER) before using
+//     a member the host may not have, and the C++ wrapper does. Then struct_size must cover the
+//     whole 1.0 descriptor and register_symbolics must be set;
 //  4. register_symbolics must return T2O_OK (the reason includes the message the pack gave via
 //     set_error), and every registration must be valid: non-NULL op and fn, op qualified
 //     ("ns::name"), since_opset >= 1, no (op, domain, since_opset) twice within the pack; every
-//     declared schema must be non-empty and contain "::" and "(". A registration the host
+//     declared schema must be non-empty and contain "::" and "(", and pass the schema checker
+//     the host installed (the core's TorchScript schema parser). A registration the host
 //     rejected refuses the pack even if the pack ignores the status and returns T2O_OK.
 //  5. Registration is transactional: everything is staged, checked against the table, and
 //     committed only if the whole pack is acceptable.
 //  A file already loaded (same canonical path, or the same library reached by another name) is
 //  refused as "already loaded"; the first load stays.
+//  A file named *.json is a declarative pack (json_pack.cpp): parsed and validated instead of
+//  dlopened, then steps 4-5 as for a library.
 //  Libraries are never unloaded, refused ones included: every handle goes into a container that is
 //  intentionally never destroyed, so no pack is unmapped at exit while something may point into it.
 //
@@ -31,11 +36,16 @@
 //    both files (add() returns that reason and changes nothing).
 //  Registrations for different since_opset values never conflict: they are versions of one op.
 //
-// Dispatch (lookup): for (op, domain), the registration with the highest since_opset <= target.
+// Dispatch (lookup): for (op, domain), the registration with the highest since_opset <= target
+// among the explicit (UserPath) registrations if one of them qualifies, else among all: a pack on
+// --plugin-path that registers aten::gelu at 9 wins at every target >= 9, even where a bundled
+// pack has a later version (explicit paths over bundled packs).
 // The domain "ai.onnx" is the default domain and is stored as "".
 // The table is a hash map from (op, domain) to a vector sorted by since_opset: a lookup is one hash
 // plus a binary search; an insertion is one hash plus an insertion into a small vector.
 #include <torch2onnx/registry.hpp>
+
+#include "json_pack.hpp"
 
 #include <boost/dll/shared_library.hpp>
 
@@ -44,6 +54,7 @@
 #include <deque>
 #include <exception>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <new>
 #include <string>
@@ -133,6 +144,7 @@ LoadedLibraries& loaded_libraries() {
 // the registrar handed to a pack's register_symbolics
 
 struct Registrar {
+  const Registry::SchemaChecker* schema_checker = nullptr;
   std::vector<Symbolic> staged;
   std::unordered_set<std::string> staged_keys;  // table_key + since
   std::vector<std::string> schemas;
@@ -182,6 +194,10 @@ t2o_status registrar_declare_schema(t2o_registrar* raw, const char* schema) noex
   try {
     std::string why = validate_schema(schema);
     if (!why.empty()) return r->reject(why);
+    if (r->schema_checker && *r->schema_checker) {
+      why = (*r->schema_checker)(schema);
+      if (!why.empty()) return r->reject("schema '" + one_line(schema) + "' does not parse: " + one_line(why));
+    }
     r->schemas.emplace_back(schema);
     return T2O_OK;
   } catch (...) {
@@ -239,6 +255,8 @@ struct Registry::Impl {
   std::unordered_map<std::string, std::vector<Entry*>> table;  // (op, domain) -> sorted by since_opset
   std::unordered_map<std::string, std::string> loaded_paths;  // canonical path -> path (accepted packs)
   std::unordered_map<const void*, std::string> loaded_descriptors;  // descriptor -> path
+  Registry::SchemaChecker schema_checker;
+  std::unordered_map<std::string, std::map<std::string, size_t>> domains_by_op;  // op -> domain -> count
 
   enum class Action { Insert, Replace, Shadowed, Conflict };
   struct Decision {
@@ -280,6 +298,7 @@ struct Registry::Impl {
         auto pos = std::upper_bound(v.begin(), v.end(), e->symbolic.since_opset,
                                     [](int64_t since, const Entry* x) { return since < x->symbolic.since_opset; });
         v.insert(pos, e);
+        ++domains_by_op[e->symbolic.op][e->symbolic.domain];
         break;
       }
       case Action::Replace:
@@ -301,6 +320,9 @@ struct Registry::Impl {
   }
 
   bool load_file(const std::string& path, Origin origin);
+  bool load_json(const std::string& path, const std::string& canonical, Origin origin);
+  bool commit(Registrar& reg, PluginInfo info, Origin origin, const std::string& path, const std::string& canonical,
+              const void* descriptor);
   void load_directory(const std::string& dir, Origin origin);
 };
 
@@ -325,6 +347,7 @@ bool Registry::Impl::load_file(const std::string& path_in, Origin origin) {
   if (ec) canonical = path;
   if (auto it = loaded_paths.find(canonical); it != loaded_paths.end())
     return fail("already loaded as " + it->second + "; ignored");
+  if (abs.extension() == ".json") return load_json(path, canonical, origin);
 
   // 1. dlopen. Kept loaded for the life of the process, whatever happens next.
   boost::dll::shared_library lib;
@@ -363,8 +386,8 @@ bool Registry::Impl::load_file(const std::string& path_in, Origin origin) {
   const std::string pack_abi = abi_string(desc->abi_major, desc->abi_minor);
   if (desc->abi_major != T2O_ABI_MAJOR)
     return fail("built for ABI " + pack_abi + ", host speaks " + host_abi + " (major differs)");
-  if (desc->abi_minor > T2O_ABI_MINOR)
-    return fail("built for ABI " + pack_abi + ", host speaks " + host_abi + " (minor newer than host)");
+  // A newer minor is accepted: members it relies on beyond the host's are checked by the pack
+  // against host->struct_size / api->struct_size.
   if (desc->struct_size < sizeof(t2o_plugin_descriptor))
     return fail("descriptor struct_size " + std::to_string(desc->struct_size) + " is smaller than " +
                 std::to_string(sizeof(t2o_plugin_descriptor)) + " (ABI " + pack_abi + ")");
@@ -382,6 +405,7 @@ bool Registry::Impl::load_file(const std::string& path_in, Origin origin) {
 
   // 4. registration, staged.
   Registrar reg;
+  reg.schema_checker = &schema_checker;
   t2o_status status = T2O_ERROR;
   try {
     status = desc->register_symbolics(&registrar_api(), reinterpret_cast<t2o_registrar*>(&reg));
@@ -396,7 +420,54 @@ bool Registry::Impl::load_file(const std::string& path_in, Origin origin) {
     return fail(why);
   }
   if (!reg.rejection.empty()) return fail("rejected registration: " + reg.rejection);
+  return commit(reg, std::move(info), origin, path, canonical, desc);
+}
 
+bool Registry::Impl::load_json(const std::string& path, const std::string& canonical, Origin origin) {
+  const std::string file = fs::path(path).filename().string();
+  json_pack::Parsed parsed = json_pack::parse_file(path);
+  if (!parsed.error.empty()) {
+    refuse(path, file + ": " + parsed.error);
+    return false;
+  }
+  Registrar reg;
+  reg.schema_checker = &schema_checker;
+  for (const auto& schema : parsed.schemas) registrar_declare_schema(reinterpret_cast<t2o_registrar*>(&reg), schema.c_str());
+  for (const auto& s : parsed.symbolics) {
+    std::string why = validate(s);
+    if (!why.empty()) {
+      reg.reject(why);
+      break;
+    }
+    std::string key = table_key(s.op, s.domain) + '\0' + std::to_string(s.since_opset);
+    if (!reg.staged_keys.insert(key).second) {
+      reg.reject("duplicate registration of " + describe(s.op, s.domain, s.since_opset) + " within the pack");
+      break;
+    }
+    reg.staged.push_back(s);
+  }
+  if (!reg.rejection.empty()) {
+    refuse(path, file + ": rejected registration: " + reg.rejection);
+    return false;
+  }
+  PluginInfo info;
+  info.path = path;
+  info.name = one_line(parsed.name);
+  info.version = one_line(parsed.version);
+  info.abi_major = T2O_ABI_MAJOR;
+  info.abi_minor = T2O_ABI_MINOR;
+  info.origin = origin;
+  info.format = "json";
+  return commit(reg, std::move(info), origin, path, canonical, nullptr);
+}
+
+bool Registry::Impl::commit(Registrar& reg, PluginInfo info, Origin origin, const std::string& path,
+                            const std::string& canonical, const void* desc) {
+  const std::string file = fs::path(path).filename().string();
+  auto fail = [&](const std::string& why) {
+    refuse(path, file + ": " + why);
+    return false;
+  };
   // 5. check against the table, then commit all or nothing.
   std::vector<Decision> decisions;
   decisions.reserve(reg.staged.size());
@@ -421,7 +492,7 @@ bool Registry::Impl::load_file(const std::string& path_in, Origin origin) {
   }
   for (auto& schema : reg.schemas) schemas.push_back(DeclaredSchema{std::move(schema), index});
   loaded_paths.emplace(canonical, path);
-  loaded_descriptors.emplace(desc, path);
+  if (desc) loaded_descriptors.emplace(desc, path);
   return true;
 }
 
@@ -455,7 +526,7 @@ void Registry::Impl::load_directory(const std::string& dir, Origin origin) {
     std::error_code fec;
     if (!it->is_regular_file(fec)) continue;
     const std::string ext = it->path().extension().string();
-    if (ext == ".so" || ext == ".dylib" || ext == ".dll") files.push_back(it->path());
+    if (ext == ".so" || ext == ".dylib" || ext == ".dll" || ext == ".json") files.push_back(it->path());
   }
   std::sort(files.begin(), files.end(),
             [](const fs::path& a, const fs::path& b) { return a.filename().string() < b.filename().string(); });
@@ -500,8 +571,21 @@ const Symbolic* Registry::lookup(const std::string& op, const std::string& domai
   auto pos = std::upper_bound(v.begin(), v.end(), target_opset,
                               [](int64_t t, const Impl::Entry* e) { return t < e->symbolic.since_opset; });
   if (pos == v.begin()) return nullptr;
+  // Explicit over bundled: the highest qualifying UserPath registration, if any.
+  for (auto p = pos; p != v.begin(); --p)
+    if ((*(p - 1))->origin == Origin::UserPath) return &(*(p - 1))->symbolic;
   return &(*(pos - 1))->symbolic;
 }
+
+std::vector<std::string> Registry::domains_of(const std::string& op) const {
+  std::vector<std::string> out;
+  auto it = impl_->domains_by_op.find(op);
+  if (it != impl_->domains_by_op.end())
+    for (const auto& entry : it->second) out.push_back(entry.first);
+  return out;
+}
+
+void Registry::set_schema_checker(SchemaChecker checker) { impl_->schema_checker = std::move(checker); }
 
 std::optional<int64_t> Registry::min_opset(const std::string& op, const std::string& domain) const {
   auto it = impl_->table.find(table_key(op, normalize_domain(domain)));

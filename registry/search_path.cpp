@@ -5,6 +5,7 @@
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
@@ -55,6 +56,26 @@ std::string executable_dir() {
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec && !self.empty()) return self.parent_path().string();
   return {};
+}
+
+}  // namespace t2o::registry
+
+namespace t2o::registry {
+
+std::string optional_pack_dir(const std::string& executable_dir, const std::string& name) {
+  return (fs::path(executable_dir) / ".." / "lib" / "torch2onnx" / "optional" / name).lexically_normal().string();
+}
+
+std::vector<std::string> optional_pack_names(const std::string& executable_dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  fs::path root = (fs::path(executable_dir) / ".." / "lib" / "torch2onnx" / "optional").lexically_normal();
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code dec;
+    if (it->is_directory(dec)) out.push_back(it->path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace t2o::registry

@@ -16,6 +16,9 @@ int run_plugins(Args& args);
 
 // Loads the bundled packs, TORCH2ONNX_PLUGIN_PATH and the given --plugin-path dirs.
 void load_plugins(t2o::registry::Registry& registry, const std::vector<std::string>& user_dirs);
+// The directory of an optional pack shipped with the program (--enable-pack NAME); a UsageError
+// listing the available names when there is none of that name.
+std::string optional_pack_path(const std::string& name);
 // Prints one warning line per refused pack (export keeps going without it).
 void warn_refused(const t2o::registry::Registry& registry);
 

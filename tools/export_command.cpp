@@ -20,7 +20,15 @@ const char* kExportHelp =
     "                           e.g. --input float32[1,3,224,224] --input int64[2,16]; float32[] is a scalar\n"
     "  --input-names a,b        graph input names (default: forward()'s argument names)\n"
     "  --output-names y         graph output names (default: output_0, output_1, ...)\n"
-    "  --plugin-path DIR        also load op packs from DIR (repeatable; before bundled packs)\n"
+    "  --dynamic-axes NAME=AXES axes of an input or output that may vary at run time (repeatable):\n"
+    "                           input_ids=0,1 or input_ids=0:batch,1:seq (named dims)\n"
+    "  --plugin-path DIR        also load op packs from DIR (repeatable; explicit packs take precedence\n"
+    "                           over bundled ones); DIR may also name one pack file (.so or .json)\n"
+    "  --enable-pack NAME       load an optional pack shipped with torch2onnx, e.g. com.microsoft\n"
+    "                           (ONNX Runtime's contrib ops: Gelu, FastGelu)\n"
+    "  --custom-opset DOMAIN=V  target version V of custom ONNX domain DOMAIN (repeatable); selects\n"
+    "                           the packs' symbolics for that domain as --opset does for the default\n"
+    "                           domain; the domain's opset_import says V\n"
     "  -q, --quiet              no warnings or summary\n";
 
 }  // namespace
@@ -44,8 +52,22 @@ int run_export(Args& args) {
       options.input_names = split_commas(value);
     } else if (args.option("--output-names", value)) {
       options.output_names = split_commas(value);
+    } else if (args.option("--dynamic-axes", value)) {
+      options.dynamic_axes.push_back(t2o::core::parse_dynamic_axes(value));
     } else if (args.option("--plugin-path", value)) {
       plugin_dirs.push_back(value);
+    } else if (args.option("--enable-pack", value)) {
+      plugin_dirs.push_back(optional_pack_path(value));
+    } else if (args.option("--custom-opset", value)) {
+      auto eq = value.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 >= value.size())
+        throw UsageError("--custom-opset expects DOMAIN=VERSION (e.g. com.microsoft=1), got '" + value + "'");
+      std::string domain = value.substr(0, eq);
+      if (domain == "ai.onnx")
+        throw UsageError("--custom-opset: use --opset for the default domain (ai.onnx)");
+      int64_t version = parse_int("--custom-opset " + domain, value.substr(eq + 1));
+      if (version < 1) throw UsageError("--custom-opset " + domain + ": the version must be >= 1");
+      options.custom_opsets[domain] = version;
     } else if (args.flag("-q") || args.flag("--quiet")) {
       quiet = true;
     } else {

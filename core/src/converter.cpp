@@ -41,6 +41,8 @@ Converter::Converter(const t2o::registry::Registry& registry, const ExportOption
                      const std::string& model_path)
     : registry_(registry), options_(options), model_(model), model_path_(model_path) {
   opsets_[""] = options.opset;
+  for (const auto& [domain, version] : options.custom_opsets)
+    if (!domain.empty() && domain != "ai.onnx") opsets_[domain] = version;
 }
 
 ValueRec& Converter::rec(t2o_value v) {
@@ -106,6 +108,71 @@ std::string Converter::location_of(torch::jit::Node* node) {
 
 // ---- example run ----
 
+std::vector<std::string> Converter::resolved_input_names() const {
+  return options_.input_names.empty() ? model_.argument_names : options_.input_names;
+}
+
+std::vector<std::string> Converter::resolved_output_names() const {
+  if (!options_.output_names.empty()) return options_.output_names;
+  std::vector<std::string> out;
+  for (size_t k = 0; k < model_.graph->outputs().size(); ++k) out.push_back("output_" + std::to_string(k));
+  return out;
+}
+
+std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example(
+    const std::vector<std::vector<int64_t>>& shapes) {
+  torch::jit::Stack stack;
+  at::manual_seed(0);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    auto st = *dtype_from_name(options_.inputs[i].dtype);
+    at::Tensor t = at::isFloatingType(st) ? at::randn(shapes[i], at::TensorOptions().dtype(st))
+                                         : at::zeros(shapes[i], at::TensorOptions().dtype(st));
+    stack.emplace_back(t);
+  }
+  // Run a copy of the graph whose outputs include every tensor produced at the top level.
+  auto g = model_.graph->copy();
+  std::vector<torch::jit::Value*> watched;
+  {
+    auto orig = model_.graph->nodes().begin();
+    auto copy = g->nodes().begin();
+    for (; orig != model_.graph->nodes().end(); ++orig, ++copy) {
+      if (orig->kind() == c10::prim::Constant) continue;
+      for (size_t k = 0; k < orig->outputs().size(); ++k) {
+        if (orig->outputs()[k]->type()->kind() != c10::TypeKind::TensorType) continue;
+        watched.push_back(orig->outputs()[k]);
+        g->registerOutput(copy->outputs()[k]);
+      }
+    }
+  }
+  size_t first_watched = model_.graph->outputs().size();
+  {
+    torch::jit::Code code(g, "forward");
+    torch::jit::InterpreterState state(code);
+    state.run(stack);
+  }
+  if (stack.size() != first_watched + watched.size())
+    throw ExportError("internal: example run returned " + std::to_string(stack.size()) + " values");
+  std::unordered_map<torch::jit::Value*, TensorInfo> types;
+  for (size_t k = 0; k < watched.size(); ++k) {
+    const auto& iv = stack[first_watched + k];
+    if (!iv.isTensor()) continue;
+    const auto& t = iv.toTensor();
+    TensorInfo info;
+    info.dtype = onnx_dtype(t.scalar_type()).value_or(0);
+    info.dims = t.sizes().vec();
+    info.known_rank = true;
+    types[watched[k]] = std::move(info);
+  }
+  for (size_t i = 0; i < model_.graph->inputs().size(); ++i) {
+    TensorInfo info;
+    info.dtype = *onnx_dtype(*dtype_from_name(options_.inputs[i].dtype));
+    info.dims = shapes[i];
+    info.known_rank = true;
+    types[model_.graph->inputs()[i]] = info;
+  }
+  return types;
+}
+
 void Converter::record_types() {
   const auto& names = model_.argument_names;
   const auto& specs = options_.inputs;
@@ -122,64 +189,83 @@ void Converter::record_types() {
     throw ExportError("forward() takes " + std::to_string(names.size()) + " argument(s) (" + list_args() + ") but " +
                       std::to_string(specs.size()) + " --input given");
   }
-  torch::jit::Stack stack;
-  at::manual_seed(0);
-  for (size_t i = 0; i < specs.size(); ++i) {
+  for (size_t i = 0; i < specs.size(); ++i)
     if (!is_tensor_type(model_.argument_types[i]))
       throw ExportError("forward() argument '" + names[i] + "' is " + model_.argument_types[i]->annotation_str() +
                         "; only Tensor arguments can be graph inputs");
-    auto st = *dtype_from_name(specs[i].dtype);
-    at::Tensor t = at::isFloatingType(st) ? at::randn(specs[i].dims, at::TensorOptions().dtype(st))
-                                         : at::zeros(specs[i].dims, at::TensorOptions().dtype(st));
-    stack.emplace_back(t);
-  }
 
-  // Run a copy of the graph whose outputs include every tensor produced at the top level.
-  auto g = model_.graph->copy();
-  std::vector<torch::jit::Value*> watched;
-  {
-    auto orig = model_.graph->nodes().begin();
-    auto copy = g->nodes().begin();
-    for (; orig != model_.graph->nodes().end(); ++orig, ++copy) {
-      for (size_t k = 0; k < orig->outputs().size(); ++k) {
-        if (orig->outputs()[k]->type()->kind() != c10::TypeKind::TensorType) continue;
-        if (orig->kind() == c10::prim::Constant) continue;
-        watched.push_back(orig->outputs()[k]);
-        g->registerOutput(copy->outputs()[k]);
+  // Dynamic axes: resolve names, check axes against ranks.
+  const auto in_names = resolved_input_names();
+  const auto out_names = resolved_output_names();
+  std::vector<std::vector<int64_t>> shapes, varied;
+  for (const auto& s : specs) shapes.push_back(s.dims);
+  varied = shapes;
+  input_symbols_.assign(specs.size(), {});
+  output_symbols_.assign(out_names.size(), {});
+  for (const auto& spec : options_.dynamic_axes) {
+    auto in = std::find(in_names.begin(), in_names.end(), spec.name);
+    auto out = std::find(out_names.begin(), out_names.end(), spec.name);
+    if (in == in_names.end() && out == out_names.end()) {
+      std::string valid;
+      for (const auto& n : in_names) valid += (valid.empty() ? "" : ", ") + n;
+      for (const auto& n : out_names) valid += (valid.empty() ? "" : ", ") + n;
+      throw ExportError("--dynamic-axes names '" + spec.name + "', which is no input or output; valid names: " + valid);
+    }
+    if (in != in_names.end()) {
+      size_t i = (size_t)(in - in_names.begin());
+      for (const auto& [axis, symbol] : spec.axes) {
+        if (axis >= (int64_t)shapes[i].size())
+          throw ExportError("--dynamic-axes " + spec.name + ": axis " + std::to_string(axis) + " is out of range for " +
+                            specs[i].text);
+        input_symbols_[i][axis] = symbol.empty() ? spec.name + "_dim" + std::to_string(axis) : symbol;
+        // A different size for the second run; equal sizes stay equal, so inputs that share an axis agree.
+        varied[i][(size_t)axis] = shapes[i][(size_t)axis] + 1;
       }
+    } else {
+      size_t k = (size_t)(out - out_names.begin());
+      for (const auto& [axis, symbol] : spec.axes) output_symbols_[k][axis] = symbol;
     }
   }
-  size_t first_watched = model_.graph->outputs().size();
+
+  std::string specs_text;
+  for (const auto& s : specs) specs_text += (specs_text.empty() ? "" : " ") + s.text;
   try {
-    torch::jit::Code code(g, "forward");
-    torch::jit::InterpreterState state(code);
-    state.run(stack);
+    types_ = run_example(shapes);
+  } catch (const ExportError&) {
+    throw;
   } catch (const std::exception& e) {
-    std::string specs_text;
-    for (const auto& s : specs) specs_text += (specs_text.empty() ? "" : " ") + s.text;
     throw ExportError("running the model on example inputs (--input " + specs_text + ") failed: " +
                       error_summary(e.what()));
   }
-  if (stack.size() != first_watched + watched.size())
-    throw ExportError("internal: example run returned " + std::to_string(stack.size()) + " values");
-  auto record = [&](torch::jit::Value* v, const c10::IValue& iv) {
-    if (!iv.isTensor()) return;
-    const auto& t = iv.toTensor();
-    TensorInfo info;
-    info.dtype = onnx_dtype(t.scalar_type()).value_or(0);
-    info.dims = t.sizes().vec();
-    info.known_rank = true;
-    types_[v] = std::move(info);
-  };
-  for (size_t k = 0; k < watched.size(); ++k) record(watched[k], stack[first_watched + k]);
-  for (size_t i = 0; i < model_.graph->inputs().size(); ++i) {
-    auto st = *dtype_from_name(specs[i].dtype);
-    TensorInfo info;
-    info.dtype = *onnx_dtype(st);
-    info.dims = specs[i].dims;
-    info.known_rank = true;
-    types_[model_.graph->inputs()[i]] = info;
+  if (varied == shapes) return;
+
+  // Second run with the dynamic axes at other sizes: dims that change are dynamic (-1).
+  std::unordered_map<torch::jit::Value*, TensorInfo> other;
+  try {
+    other = run_example(varied);
+  } catch (const std::exception& e) {
+    std::string shown;
+    for (size_t i = 0; i < varied.size(); ++i) {
+      shown += (shown.empty() ? "" : ", ") + in_names[i] + "[";
+      for (size_t d = 0; d < varied[i].size(); ++d) shown += (d ? "," : "") + std::to_string(varied[i][d]);
+      shown += "]";
+    }
+    throw ExportError("with the dynamic axes at other sizes (" + shown +
+                      ") the model fails, so it fixes those sizes (e.g. a traced constant shape): " +
+                      error_summary(e.what()));
   }
+  for (auto& [value, info] : types_) {
+    auto it = other.find(value);
+    if (it == other.end() || it->second.dims.size() != info.dims.size()) continue;
+    info.alt_dims = it->second.dims;
+    info.run_dims = info.dims;
+    for (size_t d = 0; d < info.dims.size(); ++d)
+      if (info.alt_dims[d] != info.dims[d]) info.dims[d] = -1;
+  }
+  // The symbol of each dynamic input dim, keyed by its (first, second) sizes, to name output dims.
+  for (size_t i = 0; i < specs.size(); ++i)
+    for (const auto& [axis, symbol] : input_symbols_[i])
+      symbol_of_sizes_.emplace(std::make_pair(shapes[i][(size_t)axis], varied[i][(size_t)axis]), symbol);
 }
 
 // ---- the walk ----
@@ -256,6 +342,27 @@ void Converter::add_constant(torch::jit::Node* node) {
       if (e.isInt()) { item.kind = T2O_KIND_INT; item.i = e.toInt(); item.f = (double)item.i; }
       else if (e.isDouble()) { item.kind = T2O_KIND_FLOAT; item.f = e.toDouble(); item.i = (int64_t)item.f; }
       else { item.kind = T2O_KIND_BOOL; item.i = e.toBool(); item.f = (double)item.i; }
+      items.push_back(add(std::move(item)));
+    }
+    r.items = std::move(items);
+  } else if (iv->isTensorList()) {
+    // e.g. the flat weight list of a frozen LSTM: a list of constant tensors.
+    r.kind = T2O_KIND_LIST;
+    std::vector<t2o_value> items;
+    size_t k = 0;
+    for (const at::Tensor& t : iv->toTensorVector()) {
+      ValueRec item;
+      item.kind = T2O_KIND_TENSOR;
+      item.constant = true;
+      item.tensor = t.is_contiguous() ? t : t.contiguous();
+      auto dt = onnx_dtype(t.scalar_type());
+      if (!dt)
+        throw ExportError("constant tensor of type " + std::string(c10::toString(t.scalar_type())) + " at " +
+                          location_of(node) + " has no ONNX element type");
+      item.dtype = *dt;
+      item.rank = (int32_t)t.dim();
+      item.dims = t.sizes().vec();
+      if (out->hasDebugName()) item.s = out->debugName() + "_" + std::to_string(k++);
       items.push_back(add(std::move(item)));
     }
     r.items = std::move(items);
@@ -493,12 +600,12 @@ void Converter::warn(const std::string& message) {
 const t2o::registry::Symbolic* Converter::find_symbolic(torch::jit::Node* node) const {
   std::string kind = node->kind().toQualString();
   if (auto* s = registry_.lookup(kind, "", options_.opset)) return s;
-  // Ops of custom domains: registered under the domain whose opset selects them.
-  for (const auto* s : registry_.all()) {
-    if (s->op == kind && !s->domain.empty()) {
-      auto v = opset_of(s->domain);
-      return registry_.lookup(kind, s->domain, v ? v : INT64_MAX);
-    }
+  // Ops of custom domains: registered under the domain whose opset selects them. A domain whose
+  // version is set (--custom-opset) dispatches at that version; otherwise the newest registration.
+  for (const auto& domain : registry_.domains_of(kind)) {
+    if (domain.empty()) continue;
+    auto v = opset_of(domain);
+    if (auto* s = registry_.lookup(kind, domain, v ? v : INT64_MAX)) return s;
   }
   return nullptr;
 }
@@ -557,7 +664,12 @@ void Converter::convert_node(torch::jit::Node* node) {
                          : std::string("(built in)");
   if (status != T2O_OK) {
     std::string what = ctx.error.empty() ? "failed without a message" : ctx.error;
-    throw ExportError(std::string(node->kind().toQualString()) + " at " + ctx.location + " (pack " + pack +
+    std::string file;  // the pack's file name, so a failing vendor pack is easy to find
+    if (registry_.plugins().size() > symbolic->plugin_index) {
+      file = registry_.plugins()[symbolic->plugin_index].path;
+      file = ", " + file.substr(file.find_last_of('/') + 1);
+    }
+    throw ExportError(std::string(node->kind().toQualString()) + " at " + ctx.location + " (pack " + pack + file +
                       ", since opset " + std::to_string(symbolic->since_opset) + "): " +
                       (status == T2O_UNSUPPORTED ? "unsupported arguments: " : "") + what);
   }
@@ -584,26 +696,42 @@ void Converter::convert() {
   finish_outputs();
 }
 
-void Converter::fill_value_info(onnx::ValueInfoProto* info, t2o_value v, torch::jit::Value* torch_value) {
+void Converter::fill_value_info(onnx::ValueInfoProto* info, t2o_value v, torch::jit::Value* torch_value,
+                                const std::map<int64_t, std::string>& symbols) {
   auto* tensor_type = info->mutable_type()->mutable_tensor_type();
   int32_t dtype = rec(v).dtype;
-  std::vector<int64_t> dims = rec(v).dims;
+  std::vector<int64_t> dims = rec(v).dims, alt, first;
   int32_t rank = rec(v).rank;
   if (torch_value) {
     auto it = types_.find(torch_value);
     if (it != types_.end()) {
       if (!dtype) dtype = it->second.dtype;
       dims = it->second.dims;
+      alt = it->second.alt_dims;
+      first = it->second.run_dims;
       rank = (int32_t)dims.size();
     }
   }
-  if (!dtype) throw ExportError("output '" + info->name() + "' has no known element type");
+  if (!dtype) throw ExportError("'" + info->name() + "' has no known element type");
   tensor_type->set_elem_type(dtype);
   if (rank >= 0) {
     auto* shape = tensor_type->mutable_shape();
     for (int32_t i = 0; i < rank; ++i) {
       auto* d = shape->add_dim();
-      if (dims[(size_t)i] >= 0) d->set_dim_value(dims[(size_t)i]);
+      auto named = symbols.find(i);
+      if (named != symbols.end() && !named->second.empty()) {
+        d->set_dim_param(named->second);
+      } else if (dims[(size_t)i] >= 0 && named == symbols.end()) {
+        d->set_dim_value(dims[(size_t)i]);
+      } else {
+        // Dynamic: the input dim that varied the same way gives its name; else a name of its own.
+        std::string symbol = info->name() + "_dim" + std::to_string(i);
+        if ((size_t)i < alt.size() && (size_t)i < first.size()) {
+          auto match = symbol_of_sizes_.find({first[(size_t)i], alt[(size_t)i]});
+          if (match != symbol_of_sizes_.end()) symbol = match->second;
+        }
+        d->set_dim_param(symbol);
+      }
     }
   }
 }
@@ -646,8 +774,10 @@ void Converter::finish_outputs() {
     output_names_.push_back(name);
     auto* info = graph_.add_output();
     info->set_name(name);
-    fill_value_info(info, t, outs[k]);
+    fill_value_info(info, t, outs[k], output_symbols_[k]);
   }
+  rename_ = rename;
+  if (!options_.dynamic_axes.empty()) collect_dynamic_values();
   if (!rename.empty()) {
     for (int i = 0; i < graph_.node_size(); ++i) {
       auto* n = graph_.mutable_node(i);
@@ -664,8 +794,47 @@ void Converter::finish_outputs() {
   for (size_t i = 0; i < input_names_.size(); ++i) {
     auto* info = graph_.add_input();
     info->set_name(input_names_[i]);
-    fill_value_info(info, bound_.at(model_.graph->inputs()[i]), model_.graph->inputs()[i]);
+    fill_value_info(info, bound_.at(model_.graph->inputs()[i]), model_.graph->inputs()[i], input_symbols_[i]);
   }
+}
+
+void Converter::collect_dynamic_values() {
+  // In graph order, so the first warning names the first op that fixed a size.
+  for (auto* node : model_.graph->nodes()) {
+    for (auto* tv : node->outputs()) {
+      auto type = types_.find(tv);
+      auto bound = bound_.find(tv);
+      if (type == types_.end() || bound == bound_.end()) continue;
+      const auto& dims = type->second.dims;
+      if (std::none_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; })) continue;
+      const auto& r = values_[(size_t)bound->second];
+      if (r.kind != T2O_KIND_TENSOR || r.onnx.empty() || r.constant) continue;
+      auto renamed = rename_.find(r.onnx);
+      dynamic_values_.push_back({renamed == rename_.end() ? r.onnx : renamed->second, dims,
+                                 std::string(node->kind().toQualString()) + " at " + location_of(node)});
+    }
+  }
+}
+
+std::vector<std::string> Converter::specialization_warnings(const onnx::ModelProto& model) const {
+  std::vector<std::string> out;
+  std::unordered_map<std::string, const onnx::TypeProto*> inferred;
+  for (const auto& vi : model.graph().value_info()) inferred[vi.name()] = &vi.type();
+  for (const auto& vi : model.graph().output()) inferred[vi.name()] = &vi.type();
+  for (const auto& v : dynamic_values_) {
+    auto it = inferred.find(v.onnx);
+    if (it == inferred.end() || !it->second->tensor_type().has_shape()) continue;
+    const auto& shape = it->second->tensor_type().shape();
+    if (shape.dim_size() != (int)v.dims.size()) continue;
+    for (int d = 0; d < shape.dim_size(); ++d) {
+      if (v.dims[(size_t)d] < 0 && shape.dim(d).has_dim_value()) {
+        out.push_back(v.origin + ": dim " + std::to_string(d) + " of its result is fixed to " +
+                      std::to_string(shape.dim(d).dim_value()) + " in the ONNX graph but varies with the dynamic axes");
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 std::string Converter::origin_of(const std::string& onnx_node) const {

@@ -23,8 +23,9 @@ namespace t2o::core {
 // What the example run saw of a TorchScript tensor value.
 struct TensorInfo {
   int32_t dtype = 0;  // ONNX element type, 0 if unknown
-  std::vector<int64_t> dims;
+  std::vector<int64_t> dims;  // -1 where the dim changed with the dynamic axes
   bool known_rank = false;
+  std::vector<int64_t> run_dims, alt_dims;  // sizes in the two runs (only with dynamic axes)
 };
 
 // One entry of the value table. A handle (t2o_value) is an index into Converter::values_.
@@ -86,6 +87,9 @@ class Converter {
   const ExportStats& stats() const { return stats_; }
   // "aten::op at LOCATION (pack P)" for an emitted ONNX node name, to attribute checker errors.
   std::string origin_of(const std::string& onnx_node) const;
+  // After shape inference: ops whose ONNX result has a fixed size where the TorchScript value's size
+  // varies with the dynamic axes (a size was specialized), one line each, in graph order.
+  std::vector<std::string> specialization_warnings(const onnx::ModelProto& model) const;
 
   // ---- used by the host API (host_api.cpp) ----
   ValueRec& rec(t2o_value v);
@@ -112,7 +116,11 @@ class Converter {
   const t2o::registry::Symbolic* find_symbolic(torch::jit::Node* node) const;
   void check_convertible();
   void finish_outputs();
-  void fill_value_info(onnx::ValueInfoProto* info, t2o_value v, torch::jit::Value* torch_value);
+  void fill_value_info(onnx::ValueInfoProto* info, t2o_value v, torch::jit::Value* torch_value,
+                       const std::map<int64_t, std::string>& symbols);
+  std::vector<std::string> resolved_input_names() const;
+  std::vector<std::string> resolved_output_names() const;
+  std::unordered_map<torch::jit::Value*, TensorInfo> run_example(const std::vector<std::vector<int64_t>>& shapes);
 
   const t2o::registry::Registry& registry_;
   const ExportOptions& options_;
@@ -128,9 +136,20 @@ class Converter {
   std::unordered_set<std::string> names_;
   uint64_t name_counter_ = 0;
   std::map<std::string, int64_t> opsets_;  // domain -> version
-  std::map<std::string, std::string> pack_of_node_;  // ONNX node name -> "aten::op (pack P) at LOC"
+  std::map<std::string, std::string> pack_of_node_;
+  std::unordered_map<std::string, std::string> rename_;  // node output -> graph output name
+  struct DynamicValue {
+    std::string onnx;
+    std::vector<int64_t> dims;  // -1 = varies with the dynamic axes
+    std::string origin;         // "aten::view at LOCATION"
+  };
+  std::vector<DynamicValue> dynamic_values_;
+  void collect_dynamic_values();  // ONNX node name -> "aten::op (pack P) at LOC"
 
   onnx::GraphProto graph_;
+  std::vector<std::map<int64_t, std::string>> input_symbols_;   // per input: dynamic axis -> dim name
+  std::vector<std::map<int64_t, std::string>> output_symbols_;  // per output: axis -> name ("" = automatic)
+  std::map<std::pair<int64_t, int64_t>, std::string> symbol_of_sizes_;  // (size run 1, run 2) -> dim name
   std::vector<std::string> input_names_;
   std::vector<std::string> output_names_;
   ExportStats stats_;

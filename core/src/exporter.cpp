@@ -1,4 +1,5 @@
 #include "torch2onnx/core/exporter.hpp"
+#include "torch2onnx/core/custom_ops.hpp"
 
 #include "converter.hpp"
 #include "model_loader.hpp"
@@ -76,10 +77,14 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
     throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
   check_output_path(out_path);
+  declare_custom_ops(registry, options.warn);  // before loading: the model may call the packs' custom ops
   auto module = load_torchscript(model_path);
   auto prepared = prepare(std::move(module), model_path);
   Converter conv(registry, options, prepared, model_path);
-  conv.record_types();
+  {
+    CustomOpExampleRun example_run;  // placeholder kernels of custom ops follow their shape rule here only
+    conv.record_types();
+  }
   conv.convert();
   onnx::ModelProto model = conv.build_model();
   // The frozen module's weights now live in the model; release the module before checking and writing.
@@ -94,6 +99,12 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
     onnx::shape_inference::InferShapes(model);
   } catch (const std::exception& e) {
     throw ExportError("ONNX shape inference failed: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
+  }
+  auto specialized = conv.specialization_warnings(model);
+  if (options.warn) {
+    for (size_t i = 0; i < specialized.size() && i < 5; ++i) options.warn("size specialized: " + specialized[i]);
+    if (specialized.size() > 5)
+      options.warn("size specialized: and " + std::to_string(specialized.size() - 5) + " more op(s)");
   }
   write_atomically(model, out_path);
   return conv.stats();

@@ -35,4 +35,41 @@ InputSpec parse_input_spec(const std::string& text) {
   return spec;
 }
 
+DynamicAxes parse_dynamic_axes(const std::string& text) {
+  auto bad = [&](const std::string& why) -> ExportError {
+    return ExportError("bad --dynamic-axes '" + text + "': " + why +
+                       " (expected NAME=AXES, e.g. input_ids=0,1 or input_ids=0:batch,1:seq)");
+  };
+  auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) throw bad("no NAME=");
+  DynamicAxes out;
+  out.name = text.substr(0, eq);
+  std::string body = text.substr(eq + 1);
+  if (body.empty()) throw bad("no axes");
+  size_t pos = 0;
+  while (pos <= body.size()) {
+    size_t comma = body.find(',', pos);
+    std::string item = body.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    std::string axis = item, symbol;
+    auto colon = item.find(':');
+    if (colon != std::string::npos) {
+      axis = item.substr(0, colon);
+      symbol = item.substr(colon + 1);
+      if (symbol.empty()) throw bad("empty dim name in '" + item + "'");
+      for (char c : symbol)
+        if (!std::isalnum((unsigned char)c) && c != '_') throw bad("dim name '" + symbol + "' is not an identifier");
+    }
+    if (axis.empty() || axis.size() > 6) throw bad("axis '" + axis + "' is not a non-negative integer");
+    for (char c : axis)
+      if (!std::isdigit((unsigned char)c)) throw bad("axis '" + axis + "' is not a non-negative integer");
+    int64_t a = std::stoll(axis);
+    for (const auto& [seen, _] : out.axes)
+      if (seen == a) throw bad("axis " + axis + " given twice");
+    out.axes.emplace_back(a, symbol);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
 }  // namespace t2o::core

@@ -1,5 +1,6 @@
 // Elementwise activations: relu, relu6, hardtanh, sigmoid, tanh, leaky_relu, elu, selu, celu,
-// gelu, silu, hardsigmoid, hardswish, mish, softplus, prelu (+ in-place variants).
+// gelu, silu, hardsigmoid, hardswish, mish, softplus, softsign, log_sigmoid, tanhshrink, softshrink,
+// hardshrink, threshold, prelu (+ in-place variants).
 // Clip's min/max become inputs at opset 11 (common/forms.hpp picks the form); HardSwish exists
 // from 14 (a later pack may override), Gelu from 20.
 #include <torch2onnx/plugin.hpp>
@@ -15,6 +16,13 @@ namespace {
 
 void unary(Ctx& ctx, const char* op_type, std::vector<Attr> attrs = {}) {
   ctx.set_output(0, ctx.op(op_type, {ctx.input(0)}, attrs));
+}
+
+// Floating functions of integer inputs (sigmoid, tanh) compute in the output's float dtype.
+void float_unary(Ctx& ctx, const char* op_type) {
+  Value x = ctx.input(0);
+  t2o_dtype dt = output_dtype(ctx, 0, x.dtype());
+  ctx.set_output(0, ctx.op(op_type, {to_dtype(ctx, x, dt)}));
 }
 
 double const_number(Ctx& ctx, int32_t i, const char* name) {
@@ -63,15 +71,21 @@ void leaky_relu(Ctx& ctx) {
   unary(ctx, "LeakyRelu", {Attr::f("alpha", slope)});
 }
 
-// elu(self, alpha, scale, input_scale): only scale == input_scale == 1 maps to Elu.
+// elu(self, alpha, scale, input_scale) = scale * (x > 0 ? x : alpha * (exp(x * input_scale) - 1)).
+// Elu gives the alpha part when input_scale == 1; otherwise the negative branch is built apart.
 void elu(Ctx& ctx) {
   double alpha = const_number(ctx, 1, "alpha");
   double scale = ctx.num_inputs() > 2 ? const_number(ctx, 2, "scale") : 1.0;
   double input_scale = ctx.num_inputs() > 3 ? const_number(ctx, 3, "input_scale") : 1.0;
   Value x = ctx.input(0);
   t2o_dtype dt = x.dtype();
-  if (input_scale != 1.0) x = mul_const(ctx, x, dt, input_scale);
-  Value y = ctx.op("Elu", {x}, {Attr::f("alpha", alpha)});
+  Value y;
+  if (input_scale == 1.0) {
+    y = ctx.op("Elu", {x}, {Attr::f("alpha", alpha)});
+  } else {
+    Value neg = ctx.op("Elu", {mul_const(ctx, x, dt, input_scale)}, {Attr::f("alpha", alpha)});
+    y = ctx.op("Where", {ctx.op("Greater", {x, ctx.scalar(dt, 0)}), x, neg});
+  }
   if (scale != 1.0) y = mul_const(ctx, y, dt, scale);
   ctx.set_output(0, y);
 }
@@ -120,6 +134,21 @@ void prelu(Ctx& ctx) {
   ctx.set_output(0, ctx.op("PRelu", {x, w}));
 }
 
+// x if x > threshold else value
+void threshold(Ctx& ctx) {
+  double th = const_number(ctx, 1, "threshold"), value = const_number(ctx, 2, "value");
+  Value x = ctx.input(0);
+  t2o_dtype dt = x.dtype();
+  ctx.set_output(0, ctx.op("Where", {ctx.op("Greater", {x, ctx.scalar(dt, th)}), x, ctx.scalar(dt, value)}));
+}
+
+// softshrink: x - l if x > l, x + l if x < -l, else 0; hardshrink: x if |x| > l else 0. Shrink
+// (opset 9) is exactly these with bias l / 0.
+void shrink(Ctx& ctx, bool soft) {
+  double l = ctx.num_inputs() > 1 ? const_number(ctx, 1, "lambd") : 0.5;
+  ctx.set_output(0, ctx.op("Shrink", {ctx.input(0)}, {Attr::f("lambd", l), Attr::f("bias", soft ? l : 0.0)}));
+}
+
 }  // namespace
 
 T2O_SYMBOLIC("aten::relu", 9) { unary(ctx, "Relu"); }
@@ -128,10 +157,10 @@ T2O_SYMBOLIC("aten::relu6", 9) { relu6(ctx); }
 T2O_SYMBOLIC("aten::relu6_", 9) { relu6(ctx); }
 T2O_SYMBOLIC("aten::hardtanh", 9) { hardtanh(ctx); }
 T2O_SYMBOLIC("aten::hardtanh_", 9) { hardtanh(ctx); }
-T2O_SYMBOLIC("aten::sigmoid", 9) { unary(ctx, "Sigmoid"); }
-T2O_SYMBOLIC("aten::sigmoid_", 9) { unary(ctx, "Sigmoid"); }
-T2O_SYMBOLIC("aten::tanh", 9) { unary(ctx, "Tanh"); }
-T2O_SYMBOLIC("aten::tanh_", 9) { unary(ctx, "Tanh"); }
+T2O_SYMBOLIC("aten::sigmoid", 9) { float_unary(ctx, "Sigmoid"); }
+T2O_SYMBOLIC("aten::sigmoid_", 9) { float_unary(ctx, "Sigmoid"); }
+T2O_SYMBOLIC("aten::tanh", 9) { float_unary(ctx, "Tanh"); }
+T2O_SYMBOLIC("aten::tanh_", 9) { float_unary(ctx, "Tanh"); }
 T2O_SYMBOLIC("aten::leaky_relu", 9) { leaky_relu(ctx); }
 T2O_SYMBOLIC("aten::leaky_relu_", 9) { leaky_relu(ctx); }
 T2O_SYMBOLIC("aten::elu", 9) { elu(ctx); }
@@ -156,3 +185,26 @@ T2O_SYMBOLIC("aten::hardswish", 9) { hardswish(ctx); }
 T2O_SYMBOLIC("aten::hardswish_", 9) { hardswish(ctx); }
 T2O_SYMBOLIC("aten::softplus", 9) { softplus(ctx); }
 T2O_SYMBOLIC("aten::prelu", 9) { prelu(ctx); }
+T2O_SYMBOLIC("aten::softsign", 9) { unary(ctx, "Softsign"); }
+// log(sigmoid(x)) = -softplus(-x) (stable for large |x|)
+T2O_SYMBOLIC("aten::log_sigmoid", 9) {
+  ctx.set_output(0, ctx.op("Neg", {ctx.op("Softplus", {ctx.op("Neg", {ctx.input(0)})})}));
+}
+T2O_SYMBOLIC("aten::tanhshrink", 9) {
+  Value x = ctx.input(0);
+  ctx.set_output(0, ctx.op("Sub", {x, ctx.op("Tanh", {x})}));
+}
+T2O_SYMBOLIC("aten::softshrink", 9) { shrink(ctx, true); }
+T2O_SYMBOLIC("aten::hardshrink", 9) { shrink(ctx, false); }
+T2O_SYMBOLIC("aten::threshold", 9) { threshold(ctx); }
+T2O_SYMBOLIC("aten::threshold_", 9) { threshold(ctx); }
+T2O_SYMBOLIC("aten::gelu_", 9) { gelu(ctx); }
+T2O_SYMBOLIC("aten::celu_", 9) {
+  double alpha = ctx.num_inputs() > 1 ? const_number(ctx, 1, "alpha") : 1.0;
+  Value x = ctx.input(0);
+  t2o_dtype dt = x.dtype();
+  Value y = ctx.op("Elu", {mul_const(ctx, x, dt, 1.0 / alpha)}, {Attr::f("alpha", 1.0)});
+  ctx.set_output(0, alpha == 1.0 ? y : mul_const(ctx, y, dt, alpha));
+}
+T2O_SYMBOLIC("aten::mish_", 9) { mish(ctx); }
+T2O_SYMBOLIC("aten::softplus_", 9) { softplus(ctx); }

@@ -1,6 +1,7 @@
 // aten::add/sub/mul/div (+ in-place add_/sub_/mul_/div_, Tensor and Scalar overloads, alpha,
-// div's rounding_mode), aten::rsub, aten::floor_divide, aten::floordiv, aten::neg, and the int/float
-// scalar overloads (add.int, mul.float, ...) used by scripted shape arithmetic.
+// div's rounding_mode), aten::rsub, aten::floor_divide, aten::floordiv, aten::neg, aten::remainder,
+// aten::fmod, aten::pow, aten::float_power, and the int/float scalar overloads (add.int, mul.float,
+// ...) used by scripted shape arithmetic.
 //
 // Type promotion: operands are converted to the TorchScript output's dtype (known from the example
 // run), which implements PyTorch's rules (tensor dtype wins over a Python scalar, int tensor +
@@ -102,6 +103,10 @@ void binary(Ctx& ctx, Bin op, bool reverse = false) {
   }
   if (op == Bin::FloorDiv) mode = "floor";
 
+  // Add/Sub/Mul/Div take 8/16-bit integers only from 14: compute in int32 and cast back (wraps
+  // around as PyTorch does).
+  t2o_dtype out_dt = dt;
+  if ((dt == T2O_DTYPE_UINT8 || dt == T2O_DTYPE_INT8 || dt == T2O_DTYPE_INT16) && ctx.opset() < 14) dt = T2O_DTYPE_INT32;
   Value ta = to_dtype(ctx, a, dt), tb = to_dtype(ctx, b, dt);
   // alpha (add/sub/rsub): scales `other`.
   if ((op == Bin::Add || op == Bin::Sub) && ctx.num_inputs() > 2) {
@@ -113,7 +118,10 @@ void binary(Ctx& ctx, Bin op, bool reverse = false) {
   }
   Value y;
   switch (op) {
-    case Bin::Add: y = ctx.op("Add", {ta, tb}); break;
+    case Bin::Add:
+      if (dt == T2O_DTYPE_BOOL) y = ctx.op("Or", {ta, tb});  // bool + bool is logical or
+      else y = ctx.op("Add", {ta, tb});
+      break;
     case Bin::Sub: y = ctx.op("Sub", {ta, tb}); break;
     case Bin::Mul:
       if (dt == T2O_DTYPE_BOOL) y = ctx.op("And", {ta, tb});  // Mul has no bool kernel
@@ -131,6 +139,84 @@ void binary(Ctx& ctx, Bin op, bool reverse = false) {
       }
       break;
   }
+  if (out_dt != dt) y = ctx.op("Cast", {y}, {Attr::i("to", out_dt)});
+  ctx.set_output(0, y);
+}
+
+// ---- remainder / fmod / pow ----
+
+// Python-style remainder (sign of the divisor) and C-style fmod (sign of the dividend), on ONNX
+// tensors of dtype dt. Mod needs opset 10 (fmod=1 for floats); at 9 they are composed from Div.
+Value remainder_t(Ctx& ctx, const Value& a, const Value& b, t2o_dtype dt, bool c_fmod) {
+  bool fl = is_float_dtype(dt);
+  if (ctx.opset() >= 10) {
+    if (c_fmod || fl) {
+      Value m = ctx.op("Mod", {a, b}, {Attr::i("fmod", 1)});
+      if (c_fmod) return m;
+      // Move a non-zero fmod result whose sign differs from b's into b's sign: m + b.
+      Value zero = ctx.scalar(dt, 0);
+      Value fix = ctx.op("Or", {ctx.op("And", {ctx.op("Less", {m, zero}), ctx.op("Greater", {b, zero})}),
+                                ctx.op("And", {ctx.op("Greater", {m, zero}), ctx.op("Less", {b, zero})})});
+      return ctx.op("Where", {fix, ctx.op("Add", {m, b}), m});
+    }
+    return ctx.op("Mod", {a, b}, {Attr::i("fmod", 0)});
+  }
+  Value q = ctx.op("Div", {a, b});
+  if (fl) q = c_fmod ? float_trunc(ctx, q) : ctx.op("Floor", {q});
+  else if (!c_fmod) q = int_floor_div(ctx, a, b, dt);  // int Div truncates: right for fmod
+  return ctx.op("Sub", {a, ctx.op("Mul", {q, b})});
+}
+
+void remainder(Ctx& ctx, bool c_fmod) {
+  Value a = ctx.input(0), b = ctx.input(1);
+  if (is_scalar_kind(a.kind()) && is_scalar_kind(b.kind())) {
+    if (!(a.is_const() && b.is_const())) unsupported(ctx.kind() + ": run-time Python numbers");
+    if (is_int_like(a.kind()) && is_int_like(b.kind())) {
+      int64_t x = a.to_int(), y = b.to_int();
+      if (y == 0) fail(ctx.kind() + ": integer modulo by zero");
+      int64_t r = x % y;
+      if (!c_fmod && r != 0 && ((r < 0) != (y < 0))) r += y;
+      return ctx.set_output(0, ctx.make_int(r));
+    }
+    double x = a.to_float(), y = b.to_float();
+    double r = std::fmod(x, y);
+    if (!c_fmod && r != 0 && ((r < 0) != (y < 0))) r += y;
+    return ctx.set_output(0, ctx.make_float(r));
+  }
+  t2o_dtype dt = output_dtype(ctx, 0, a.kind() == T2O_KIND_TENSOR ? a.dtype() : b.dtype());
+  ctx.set_output(0, remainder_t(ctx, to_dtype(ctx, a, dt), to_dtype(ctx, b, dt), dt, c_fmod));
+}
+
+int64_t ipow(int64_t b, int64_t e) {
+  int64_t r = 1;
+  while (e-- > 0) r *= b;
+  return r;
+}
+
+// pow: Tensor^Tensor, Tensor^Scalar, Scalar^Tensor, and Python numbers. ONNX Pow takes integer
+// operands from 12; before, integer powers are computed in double and cast back.
+void pow(Ctx& ctx) {
+  Value a = ctx.input(0), b = ctx.input(1);
+  if (is_scalar_kind(a.kind()) && is_scalar_kind(b.kind())) {
+    if (!(a.is_const() && b.is_const())) unsupported(ctx.kind() + ": run-time Python numbers");
+    // aten::pow.int returns float, pow.int_to_int an int.
+    if (ctx.output(0).kind() == T2O_KIND_INT && b.to_int() >= 0)
+      return ctx.set_output(0, ctx.make_int(ipow(a.to_int(), b.to_int())));
+    return ctx.set_output(0, ctx.make_float(std::pow(a.to_float(), b.to_float())));
+  }
+  t2o_dtype dt = output_dtype(ctx, 0, a.kind() == T2O_KIND_TENSOR ? a.dtype() : b.dtype());
+  if (dt == T2O_DTYPE_BOOL) unsupported(ctx.kind() + ": pow on bool tensors");
+  // Common exponents: x^1, x^2 stay exact and cheap.
+  if (b.kind() != T2O_KIND_TENSOR && b.is_const() && a.kind() == T2O_KIND_TENSOR) {
+    double e = b.to_float();
+    Value x = to_dtype(ctx, a, dt);
+    if (e == 1.0) return ctx.set_output(0, x);
+    if (e == 2.0) return ctx.set_output(0, ctx.op("Mul", {x, x}));
+  }
+  t2o_dtype work = dt;
+  if (!is_float_dtype(dt) && ctx.opset() < 12) work = T2O_DTYPE_DOUBLE;
+  Value y = ctx.op("Pow", {to_dtype(ctx, a, work), to_dtype(ctx, b, work)});
+  if (work != dt) y = ctx.op("Cast", {y}, {Attr::i("to", dt)});
   ctx.set_output(0, y);
 }
 
@@ -158,3 +244,12 @@ T2O_SYMBOLIC("aten::neg", 9) {
     return ctx.set_output(0, ctx.make_dynamic_scalar(ctx.op("Neg", {ctx.as_onnx(x)}), x.kind()));
   ctx.set_output(0, ctx.op("Neg", {x}));
 }
+
+T2O_SYMBOLIC("aten::remainder", 9) { remainder(ctx, false); }
+T2O_SYMBOLIC("aten::remainder_", 9) { remainder(ctx, false); }
+T2O_SYMBOLIC("aten::__mod__", 9) { remainder(ctx, false); }
+T2O_SYMBOLIC("aten::fmod", 9) { remainder(ctx, true); }
+T2O_SYMBOLIC("aten::fmod_", 9) { remainder(ctx, true); }
+T2O_SYMBOLIC("aten::pow", 9) { pow(ctx); }
+T2O_SYMBOLIC("aten::pow_", 9) { pow(ctx); }
+T2O_SYMBOLIC("aten::float_power", 9) { pow(ctx); }  // output dtype is float64

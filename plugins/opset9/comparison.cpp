@@ -1,8 +1,9 @@
-// aten::eq/ne/lt/le/gt/ge on tensors (-> Equal/Less/Greater, Not) and on Python numbers
-// (constant-folded, or run-time scalars). Opset forms: Equal on floats needs 11 (before: not(a<b or
-// a>b), which differs only for NaN); GreaterOrEqual/LessOrEqual need 12 (before: Not(Less/Greater)).
+// aten::eq/ne/lt/le/gt/ge (+ in-place eq_ ...) on tensors (-> Equal/Less/Greater, Not) and on Python numbers
+// (constant-folded, or run-time scalars). Opset forms: Equal on floats needs 11, GreaterOrEqual /
+// LessOrEqual need 12 (before: built from Less/Greater/IsNaN, NaN-exact).
 #include <torch2onnx/plugin.hpp>
 
+#include "common/promote.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -12,10 +13,22 @@ namespace {
 
 enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
 
+// Equal on floats needs 11. Before, a == b is "neither a < b nor a > b", and neither is NaN.
 Value equal(Ctx& ctx, const Value& a, const Value& b, t2o_dtype dt) {
-  if (is_float_dtype(dt) && ctx.opset() < 11)
-    return ctx.op("Not", {ctx.op("Or", {ctx.op("Less", {a, b}), ctx.op("Greater", {a, b})})});
+  if (is_float_dtype(dt) && ctx.opset() < 11) {
+    Value ordered = ctx.op("Or", {ctx.op("Less", {a, b}), ctx.op("Greater", {a, b})});
+    Value nan = ctx.op("Or", {ctx.op("IsNaN", {a}), ctx.op("IsNaN", {b})});
+    return ctx.op("Not", {ctx.op("Or", {ordered, nan})});
+  }
   return ctx.op("Equal", {a, b});
+}
+
+// a <= b (strict = Less) / a >= b (Greater). LessOrEqual/GreaterOrEqual need 12; before, floats use
+// "a < b or a == b" (false for NaN, as in PyTorch) and integers "not a > b".
+Value or_equal(Ctx& ctx, const char* strict, const char* inverse, const Value& a, const Value& b, t2o_dtype dt) {
+  if (ctx.opset() >= 12) return ctx.op(std::string(strict) + "OrEqual", {a, b});
+  if (is_float_dtype(dt)) return ctx.op("Or", {ctx.op(strict, {a, b}), equal(ctx, a, b, dt)});
+  return ctx.op("Not", {ctx.op(inverse, {a, b})});
 }
 
 Value compare_tensors(Ctx& ctx, Cmp op, const Value& a, const Value& b, t2o_dtype dt) {
@@ -24,24 +37,20 @@ Value compare_tensors(Ctx& ctx, Cmp op, const Value& a, const Value& b, t2o_dtyp
     case Cmp::Ne: return ctx.op("Not", {equal(ctx, a, b, dt)});
     case Cmp::Lt: return ctx.op("Less", {a, b});
     case Cmp::Gt: return ctx.op("Greater", {a, b});
-    case Cmp::Le:
-      return ctx.opset() >= 12 ? ctx.op("LessOrEqual", {a, b}) : ctx.op("Not", {ctx.op("Greater", {a, b})});
-    case Cmp::Ge:
-      return ctx.opset() >= 12 ? ctx.op("GreaterOrEqual", {a, b}) : ctx.op("Not", {ctx.op("Less", {a, b})});
+    case Cmp::Le: return or_equal(ctx, "Less", "Greater", a, b, dt);
+    case Cmp::Ge: return or_equal(ctx, "Greater", "Less", a, b, dt);
   }
   fail("unreachable");
 }
 
-// The dtype both operands are compared in.
+// The dtype both operands are compared in: PyTorch's result_type, then widened to one that ONNX
+// Runtime's comparison kernels take (no int8/int16/uint8/bool/float16 kernels for Less/Greater).
 t2o_dtype common_dtype(const Value& a, const Value& b) {
-  bool at = a.kind() == T2O_KIND_TENSOR, bt = b.kind() == T2O_KIND_TENSOR;
-  t2o_dtype da = scalar_dtype(a), db = scalar_dtype(b);
-  if (da == db) return da;
-  if (at && !bt) return is_float_dtype(db) && !is_float_dtype(da) ? db : da;
-  if (bt && !at) return is_float_dtype(da) && !is_float_dtype(db) ? da : db;
-  if (is_float_dtype(da) != is_float_dtype(db)) return is_float_dtype(da) ? da : db;
-  if (!at && !bt) return T2O_DTYPE_FLOAT;  // int vs float scalars handled above; bool vs int
-  return T2O_DTYPE_INT64;
+  t2o_dtype dt = result_type({a, b});
+  if (dt == T2O_DTYPE_FLOAT16 || dt == T2O_DTYPE_BFLOAT16) return T2O_DTYPE_FLOAT;
+  if (dt == T2O_DTYPE_BOOL || dt == T2O_DTYPE_INT8 || dt == T2O_DTYPE_INT16 || dt == T2O_DTYPE_UINT8)
+    return T2O_DTYPE_INT32;
+  return dt;
 }
 
 void compare(Ctx& ctx, Cmp op) {
@@ -66,6 +75,9 @@ void compare(Ctx& ctx, Cmp op) {
   t2o_dtype dt = common_dtype(a, b);
   Value y = compare_tensors(ctx, op, to_dtype(ctx, a, dt), to_dtype(ctx, b, dt), dt);
   if (scalars) return ctx.set_output(0, ctx.make_dynamic_scalar(y, T2O_KIND_BOOL));
+  // In-place forms (eq_ ...) keep self's dtype.
+  t2o_dtype out = output_dtype(ctx, 0, T2O_DTYPE_BOOL);
+  if (out != T2O_DTYPE_BOOL) y = ctx.op("Cast", {y}, {Attr::i("to", out)});
   ctx.set_output(0, y);
 }
 
@@ -77,3 +89,15 @@ T2O_SYMBOLIC("aten::lt", 9) { compare(ctx, Cmp::Lt); }
 T2O_SYMBOLIC("aten::le", 9) { compare(ctx, Cmp::Le); }
 T2O_SYMBOLIC("aten::gt", 9) { compare(ctx, Cmp::Gt); }
 T2O_SYMBOLIC("aten::ge", 9) { compare(ctx, Cmp::Ge); }
+T2O_SYMBOLIC("aten::eq_", 9) { compare(ctx, Cmp::Eq); }
+T2O_SYMBOLIC("aten::ne_", 9) { compare(ctx, Cmp::Ne); }
+T2O_SYMBOLIC("aten::lt_", 9) { compare(ctx, Cmp::Lt); }
+T2O_SYMBOLIC("aten::le_", 9) { compare(ctx, Cmp::Le); }
+T2O_SYMBOLIC("aten::gt_", 9) { compare(ctx, Cmp::Gt); }
+T2O_SYMBOLIC("aten::ge_", 9) { compare(ctx, Cmp::Ge); }
+// Aliases.
+T2O_SYMBOLIC("aten::greater", 9) { compare(ctx, Cmp::Gt); }
+T2O_SYMBOLIC("aten::greater_equal", 9) { compare(ctx, Cmp::Ge); }
+T2O_SYMBOLIC("aten::less", 9) { compare(ctx, Cmp::Lt); }
+T2O_SYMBOLIC("aten::less_equal", 9) { compare(ctx, Cmp::Le); }
+T2O_SYMBOLIC("aten::not_equal", 9) { compare(ctx, Cmp::Ne); }

@@ -1,5 +1,6 @@
-// aten::_convolution, aten::convolution, aten::conv1d/2d/3d (int-list and "same"/"valid" padding
-// overloads), aten::conv_transpose1d/2d/3d -> Conv / ConvTranspose.
+// aten::_convolution, aten::convolution, aten::_convolution_mode (traced padding="same"/"valid"),
+// aten::conv1d/2d/3d (int-list and "same"/"valid" padding overloads), aten::conv_transpose1d/2d/3d
+// -> Conv / ConvTranspose.
 #include <torch2onnx/plugin.hpp>
 
 #include "common/values.hpp"
@@ -103,6 +104,9 @@ static void conv_nd(Ctx& ctx) {
 }
 
 T2O_SYMBOLIC("aten::conv1d", 9) { conv_nd(ctx); }
+// _convolution_mode(input, weight, bias, stride, str padding, dilation, groups): what tracing records
+// for conv{1,2,3}d with a string padding; same argument order as conv_nd.
+T2O_SYMBOLIC("aten::_convolution_mode", 9) { conv_nd(ctx); }
 T2O_SYMBOLIC("aten::conv2d", 9) { conv_nd(ctx); }
 T2O_SYMBOLIC("aten::conv3d", 9) { conv_nd(ctx); }
 

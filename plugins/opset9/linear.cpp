@@ -1,4 +1,6 @@
-// aten::linear, aten::addmm, aten::matmul, aten::mm, aten::bmm, aten::t -> Gemm / MatMul / Transpose.
+// aten::linear, aten::addmm, aten::baddbmm, aten::matmul, aten::mm, aten::bmm, aten::mv, aten::dot,
+// aten::t -> Gemm / MatMul / Transpose. (ONNX MatMul has numpy semantics, PyTorch matmul's too:
+// 1-D operands, batch broadcasting.)
 // Gemm (float types; integer types need opset 11) is used for 2-D linear/addmm; other ranks use
 // MatMul (+ Add for the bias).
 #include <torch2onnx/plugin.hpp>
@@ -23,6 +25,17 @@ double const_scalar(Ctx& ctx, int32_t i, const char* name, double fallback) {
   return v.to_float();
 }
 
+// beta*c + alpha*(a @ b) with MatMul/Mul/Add. beta=0 ignores c entirely (PyTorch does not
+// propagate its NaN/inf then).
+Value mul_add(Ctx& ctx, const Value& c, const Value& a, const Value& b, double beta, double alpha) {
+  t2o_dtype dt = pack::output_dtype(ctx, 0, a.dtype());
+  Value y = ctx.op("MatMul", {a, b});
+  if (alpha != 1.0) y = ctx.op("Mul", {y, ctx.scalar(dt, alpha)});
+  if (beta == 0.0) return y;
+  Value cc = beta != 1.0 ? ctx.op("Mul", {c, ctx.scalar(dt, beta)}) : c;
+  return ctx.op("Add", {y, cc});
+}
+
 }  // namespace
 
 // linear(input, weight, bias): y = x W^T + b
@@ -41,18 +54,23 @@ T2O_SYMBOLIC("aten::linear", 9) {
 T2O_SYMBOLIC("aten::addmm", 9) {
   Value c = ctx.input(0), a = ctx.input(1), b = ctx.input(2);
   double beta = const_scalar(ctx, 3, "beta", 1.0), alpha = const_scalar(ctx, 4, "alpha", 1.0);
-  if (gemm_dtype(a.dtype()))
+  if (gemm_dtype(a.dtype()) && beta != 0.0)
     return ctx.set_output(0, ctx.op("Gemm", {a, b, c}, {Attr::f("alpha", alpha), Attr::f("beta", beta)}));
-  t2o_dtype dt = a.dtype();
-  Value y = ctx.op("MatMul", {a, b});
-  if (alpha != 1.0) y = ctx.op("Mul", {y, ctx.scalar(dt, alpha)});
-  Value cc = beta != 1.0 ? ctx.op("Mul", {c, ctx.scalar(dt, beta)}) : c;
-  ctx.set_output(0, ctx.op("Add", {y, cc}));
+  ctx.set_output(0, mul_add(ctx, c, a, b, beta, alpha));
+}
+
+// baddbmm(self, batch1, batch2, *, beta=1, alpha=1): beta*self + alpha*(batch1 @ batch2)
+T2O_SYMBOLIC("aten::baddbmm", 9) {
+  double beta = const_scalar(ctx, 3, "beta", 1.0), alpha = const_scalar(ctx, 4, "alpha", 1.0);
+  ctx.set_output(0, mul_add(ctx, ctx.input(0), ctx.input(1), ctx.input(2), beta, alpha));
 }
 
 T2O_SYMBOLIC("aten::matmul", 9) { ctx.set_output(0, ctx.op("MatMul", {ctx.input(0), ctx.input(1)})); }
 T2O_SYMBOLIC("aten::mm", 9) { ctx.set_output(0, ctx.op("MatMul", {ctx.input(0), ctx.input(1)})); }
 T2O_SYMBOLIC("aten::bmm", 9) { ctx.set_output(0, ctx.op("MatMul", {ctx.input(0), ctx.input(1)})); }
+T2O_SYMBOLIC("aten::mv", 9) { ctx.set_output(0, ctx.op("MatMul", {ctx.input(0), ctx.input(1)})); }
+// dot(self, tensor): 1-D @ 1-D gives a 0-d tensor, as in PyTorch.
+T2O_SYMBOLIC("aten::dot", 9) { ctx.set_output(0, ctx.op("MatMul", {ctx.input(0), ctx.input(1)})); }
 
 // t(self): transpose of a <= 2-D tensor (0-D and 1-D are returned as is).
 T2O_SYMBOLIC("aten::t", 9) {

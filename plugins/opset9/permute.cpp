@@ -28,3 +28,27 @@ T2O_SYMBOLIC("aten::transpose", 9) {
   std::swap(perm[a], perm[b]);
   ctx.set_output(0, ctx.op("Transpose", {x}, {Attr::ints("perm", perm)}));
 }
+
+// aten::movedim(self, source, destination) (int or int[]) -> Transpose: the moved axes land at
+// their destinations, the others keep their order in the remaining slots.
+T2O_SYMBOLIC("aten::movedim", 9) {
+  Value x = ctx.input(0);
+  int64_t r = x.rank();
+  if (r < 0) unsupported("aten::movedim: input rank unknown");
+  std::vector<int64_t> src = normalize_axes(ctx, ctx.input(1).to_ints(), r);
+  std::vector<int64_t> dst = normalize_axes(ctx, ctx.input(2).to_ints(), r);
+  if (src.size() != dst.size()) fail("aten::movedim: source " + str(src) + " and destination " + str(dst) + " differ in length");
+  std::vector<int64_t> perm((size_t)r, -1);
+  std::vector<bool> used((size_t)r, false);
+  for (size_t i = 0; i < src.size(); ++i) perm[(size_t)dst[i]] = src[i], used[(size_t)src[i]] = true;
+  int64_t next = 0;
+  for (auto& p : perm) {
+    if (p >= 0) continue;
+    while (used[(size_t)next]) ++next;
+    p = next++;
+  }
+  bool identity = true;
+  for (int64_t i = 0; i < r; ++i) identity = identity && perm[(size_t)i] == i;
+  if (identity) return ctx.set_output(0, x);
+  ctx.set_output(0, ctx.op("Transpose", {x}, {Attr::ints("perm", perm)}));
+}

@@ -109,14 +109,15 @@ void avg_pool(Ctx& ctx, size_t n) {
   bool ceil = ctx.num_inputs() > 4 && ctx.input(4).to_bool();
   bool include_pad = ctx.num_inputs() > 5 ? ctx.input(5).to_bool() : true;
   Value divisor = opt_input(ctx, 6);
+  double rescale = 1.0;
   if (divisor.valid()) {
+    // Without ceil_mode every window lies within the padded input, so sum / d equals the average
+    // counting the padding times kernel_size / d. With ceil_mode windows may overhang: refused.
     int64_t d = divisor.to_int(), prod = 1;
     for (auto k : p.kernel) prod *= k;
-    bool no_pad = true;
-    for (auto v : p.pads) no_pad = no_pad && v == 0;
-    // Only the divisor every window has anyway is convertible.
-    if (!(d == prod && no_pad && !ceil))
-      unsupported(ctx.kind() + ": divisor_override=" + std::to_string(d));
+    if (ceil || d == 0) unsupported(ctx.kind() + ": divisor_override=" + std::to_string(d) + " with ceil_mode=True");
+    include_pad = true;
+    rescale = (double)prod / (double)d;
   }
   bool any_pad = false;
   for (auto v : p.pads) any_pad = any_pad || v != 0;
@@ -145,9 +146,33 @@ void avg_pool(Ctx& ctx, size_t n) {
     std::vector<Attr> attrs{Attr::ints("kernel_shape", q.kernel), Attr::ints("strides", q.stride),
                             Attr::ints("pads", q.pads), Attr::i("count_include_pad", count_include_pad)};
     if (q.ceil_attr) attrs.push_back(Attr::i("ceil_mode", 1));
-    return ctx.op("AveragePool", {x}, attrs);
+    Value avg = ctx.op("AveragePool", {x}, attrs);
+    return rescale == 1.0 ? avg : ctx.op("Mul", {avg, ctx.scalar(x0.dtype(), rescale)});
   });
   ctx.set_output(0, y);
+}
+
+// Adaptive pooling whose windows differ in size (output_size does not divide the input size):
+// PyTorch's window i on an axis of length L pooled to O is [floor(i*L/O), ceil((i+1)*L/O)).
+// Mean and max over a box are separable, so each axis is pooled in turn: one Slice + Reduce per
+// output index, concatenated. Needs static spatial dims (checked by the caller).
+Value adaptive_windows(Ctx& ctx, const Value& x0, size_t n, bool is_max, const std::vector<int64_t>& out) {
+  int32_t r = x0.rank();
+  Value x = ctx.as_onnx(x0);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t axis = r - (int64_t)n + (int64_t)i;
+    int64_t len = x0.dim((int32_t)axis);
+    int64_t o = out[i] == -2 ? len : out[i];
+    if (o == len) continue;  // windows of one element
+    std::vector<Value> parts;
+    for (int64_t j = 0; j < o; ++j) {
+      int64_t start = j * len / o, end = ((j + 1) * len + o - 1) / o;
+      Value win = slice(ctx, x, {axis}, {start}, {end});
+      parts.push_back(reduce(ctx, is_max ? "ReduceMax" : "ReduceMean", win, {axis}, true));
+    }
+    x = parts.size() == 1 ? parts[0] : ctx.op("Concat", parts, {Attr::i("axis", axis)});
+  }
+  return x;
 }
 
 // adaptive_{avg,max}_poolNd(self, output_size)
@@ -173,14 +198,18 @@ void adaptive_pool(Ctx& ctx, size_t n, bool is_max) {
   } else {
     if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
     std::vector<int64_t> kernel;
+    for (size_t i = 0; i < n; ++i)
+      if (x0.dim(r - (int32_t)n + (int32_t)i) < 0)
+        unsupported(ctx.kind() + ": output_size=" + str(out) + " on a dynamic spatial dim (only (1,...,1) is exportable)");
     for (size_t i = 0; i < n; ++i) {
       int64_t len = x0.dim(r - (int32_t)n + (int32_t)i);
-      if (len < 0)
-        unsupported(ctx.kind() + ": output_size=" + str(out) + " on a dynamic spatial dim (only (1,...,1) is exportable)");
       int64_t o = out[i] == -2 ? len : out[i];
-      if (o <= 0 || len % o != 0)
-        unsupported(ctx.kind() + ": output_size=" + str(out) + " does not evenly divide the input size " +
-                    std::to_string(len) + " on spatial axis " + std::to_string(i));
+      if (o <= 0) fail(ctx.kind() + ": output_size=" + str(out));
+      if (len % o != 0) {
+        ctx.set_output(0, adaptive_windows(ctx, x0, n, is_max, out));
+        if (is_max && ctx.num_outputs() > 1) ctx.set_output(1, ctx.make_none());
+        return;
+      }
       kernel.push_back(len / o);
     }
     std::vector<Attr> attrs{Attr::ints("kernel_shape", kernel), Attr::ints("strides", kernel),

@@ -2,6 +2,14 @@
 #
 # Declares an op pack: a shared module built against the SDK only, with hidden visibility so that it
 # exports the entry symbol alone, placed where the host looks for packs.
+#
+# In the torch2onnx tree this file is included by sdk/CMakeLists.txt; out of tree it comes with
+# find_package(Torch2OnnxSDK) (the installed Torch2OnnxSDKConfig.cmake includes it). The version
+# script plugin.map lives beside this file in both cases. The module is named <target>.so (no "lib"
+# prefix); without OUTPUT_DIRECTORY it goes to T2O_PLUGIN_OUTPUT_DIR if set, else CMake's default.
+if(CMAKE_VERSION VERSION_LESS 3.17)
+  message(FATAL_ERROR "t2o_add_plugin needs CMake 3.17 or later (CMAKE_CURRENT_FUNCTION_LIST_DIR)")
+endif()
 
 function(t2o_add_plugin target)
   cmake_parse_arguments(ARG "" "OUTPUT_DIRECTORY" "SOURCES" ${ARGN})

@@ -1,4 +1,4 @@
-/* Claims ABI major.(minor + 1): newer than the host, refused. */
+/* Claims ABI major.(minor + 1): newer than the host, accepted (it uses only 1.0 members). */
 #include <torch2onnx/plugin.h>
 
 #include <stddef.h>

@@ -199,8 +199,6 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         RefusalCase{"major_next", {"ABI " + abi(T2O_ABI_MAJOR + 1, 0), kHost, "major"}, "test::major_next_op"},
         RefusalCase{"major_zero", {"ABI " + abi(0, T2O_ABI_MINOR), kHost, "major"}, "test::major_zero_op"},
-        RefusalCase{"minor_newer", {"ABI " + abi(T2O_ABI_MAJOR, T2O_ABI_MINOR + 1), kHost, "minor"},
-                    "test::minor_newer_op"},
         RefusalCase{"no_entry", {"t2o_plugin_entry"}, "test::none"},
         RefusalCase{"null_entry", {"NULL"}, "test::null_entry_op"},
         RefusalCase{"small_struct", {"struct_size"}, "test::small_struct_op"},
@@ -209,6 +207,38 @@ INSTANTIATE_TEST_SUITE_P(
         RefusalCase{"duplicate", {"test::dup", "duplicate"}, "test::dup_first"},
         RefusalCase{"bad_schema", {"this is not a schema"}, "test::bad_schema_op"}),
     [](const ::testing::TestParamInfo<RefusalCase>& info) { return std::string(info.param.name); });
+
+// A newer minor ABI is accepted: the pack checks host->struct_size before using newer members.
+TEST(PluginLoading, NewerMinorIsAccepted) {
+  Registry r;
+  r.load_directory(pack_dir("minor_newer"), Origin::UserPath);
+  for (const auto& x : r.refused()) ADD_FAILURE() << x.path << ": " << x.reason;
+  ASSERT_EQ(r.plugins().size(), 1u);
+  EXPECT_EQ(r.plugins()[0].abi_major, uint32_t(T2O_ABI_MAJOR));
+  EXPECT_EQ(r.plugins()[0].abi_minor, uint32_t(T2O_ABI_MINOR + 1));
+  EXPECT_NE(r.lookup("test::minor_newer_op", "", 9), nullptr);
+}
+
+// With a schema checker installed (the program installs TorchScript's parser), a pack declaring a
+// schema that does not parse is refused, naming the file and the schema.
+TEST(PluginLoading, SchemaCheckerRefusesUnparsableSchemas) {
+  Registry plain;
+  EXPECT_TRUE(plain.load_file(pack_path("unparsable_schema"), Origin::UserPath));  // shape looks fine
+  Registry r;
+  r.set_schema_checker([](const std::string& s) -> std::string {
+    return s.find("->") != std::string::npos && s.find(", ->") == std::string::npos ? "" : "expected a type";
+  });
+  EXPECT_FALSE(r.load_file(pack_path("unparsable_schema"), Origin::UserPath));
+  ASSERT_EQ(r.refused().size(), 1u);
+  const std::string& why = r.refused()[0].reason;
+  EXPECT_TRUE(contains(why, pack_file_name("unparsable_schema"))) << why;
+  EXPECT_TRUE(contains(why, "test::unparsable(Tensor x, -> Tensor")) << why;
+  EXPECT_TRUE(contains(why, "expected a type")) << why;
+  EXPECT_TRUE(r.schemas().empty());
+  EXPECT_EQ(r.lookup("test::unparsable", "", 9), nullptr);
+  // The good pack's schema passes the same checker.
+  EXPECT_TRUE(r.load_file(pack_path("good"), Origin::UserPath));
+}
 
 TEST(PluginLoading, NotALibrary) {
   TempDir tmp("garbage");
@@ -256,7 +286,9 @@ TEST(PluginLoading, EveryTestPackTogetherNeverThrows) {
     for (const auto& d : dirs) EXPECT_NO_THROW(r.load_directory(d.string(), origin));
     EXPECT_EQ(r.plugins().size() + r.refused().size(), dirs.size());
     for (const auto& p : r.plugins())
-      EXPECT_TRUE(p.name == "good" || p.name == "override" || p.name == "clash") << p.name;
+      EXPECT_TRUE(p.name == "good" || p.name == "override" || p.name == "clash" || p.name == "minor-newer" ||
+                  p.name == "unparsable-schema" || p.name == "symbolic-error" || p.name == "throwing")
+          << p.name;
     // Whatever won test::good_op at 9, dispatch still works.
     EXPECT_NE(r.lookup("test::good_op", "", 9), nullptr);
   }
@@ -271,15 +303,21 @@ TEST(PluginPrecedence, UserPathPackOverridesBundled) {
   EXPECT_EQ(r.plugins()[1].name, "override");
   EXPECT_EQ(r.lookup("test::good_op", "", 9)->plugin_index, 1u);   // replaced
   EXPECT_EQ(r.lookup("test::good_op", "", 12)->plugin_index, 1u);
-  EXPECT_EQ(r.lookup("test::good_op", "", 13)->plugin_index, 0u);  // other versions stay
+  // Explicit over bundled at every target: the user pack's 9 beats the bundled 13 too.
+  EXPECT_EQ(r.lookup("test::good_op", "", 13)->plugin_index, 1u);
+  EXPECT_EQ(r.lookup("test::good_op", "", 13)->since_opset, 9);
+  EXPECT_EQ(r.lookup("test::good_op", "", 8), nullptr);  // below every registration: none
   ASSERT_NE(r.lookup("test::override_only", "", 9), nullptr);
+  // Other domains are untouched.
+  EXPECT_EQ(r.lookup("test::good_op", "com.example", 1)->plugin_index, 0u);
 
   // A pack on the user path wins without the flag too, and whatever the load order.
   Registry r2;
   ASSERT_TRUE(r2.load_file(pack_path("clash"), Origin::UserPath));
   ASSERT_TRUE(r2.load_file(pack_path("good"), Origin::Bundled));
   EXPECT_EQ(r2.lookup("test::good_op", "", 9)->plugin_index, 0u);  // the clash pack (user) kept it
-  EXPECT_EQ(r2.lookup("test::good_op", "", 13)->plugin_index, 1u);
+  EXPECT_EQ(r2.lookup("test::good_op", "", 13)->plugin_index, 0u);
+  EXPECT_EQ(r2.domains_of("test::good_op"), (std::vector<std::string>{"", "com.example"}));
 }
 
 TEST(PluginPrecedence, SameOriginClashIsRefusedNamingBothFiles) {

@@ -6,6 +6,7 @@
 #include <torch2onnx/plugin.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@ struct PluginInfo {
   uint32_t abi_minor = 0;
   Origin origin = Origin::Bundled;
   size_t num_symbolics = 0;
+  std::string format = "library";  // "library" (a shared library) or "json" (a declarative pack)
 };
 
 struct RefusedPlugin {
@@ -54,10 +56,11 @@ class Registry {
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
 
-  // Loads every shared library (*.so / *.dylib / *.dll) in dir, in name order. A missing dir is
-  // skipped silently for Bundled, recorded as refused for UserPath.
+  // Loads every pack in dir, in name order: shared libraries (*.so / *.dylib / *.dll) and
+  // declarative JSON packs (*.json, see json_pack.cpp). A missing dir is skipped silently for
+  // Bundled, recorded as refused for UserPath.
   void load_directory(const std::string& dir, Origin origin);
-  // Loads one pack. On any problem the file is recorded in refused() and nothing of it is kept.
+  // Loads one pack (a shared library, or a JSON pack when the name ends in .json). On any problem the file is recorded in refused() and nothing of it is kept.
   // Returns true when the pack was accepted.
   bool load_file(const std::string& path, Origin origin);
 
@@ -65,11 +68,20 @@ class Registry {
   const std::vector<RefusedPlugin>& refused() const;
   const std::vector<DeclaredSchema>& schemas() const;
 
-  // Dispatch: the symbolic with the highest since_opset <= target_opset for (op, domain), or
-  // nullptr if there is none.
+  // Checks each declared TorchScript schema while a pack loads; returns "" when the schema is
+  // acceptable, else the reason (the pack is then refused). The registry itself only checks the
+  // shape of the string; the host installs a real parser (the core's, which knows libtorch).
+  using SchemaChecker = std::function<std::string(const std::string& schema)>;
+  void set_schema_checker(SchemaChecker checker);
+
+  // Dispatch for (op, domain) and a target opset: the registration with the highest
+  // since_opset <= target among those from explicit paths (Origin::UserPath), if any qualifies;
+  // otherwise among all. nullptr if there is none.
   const Symbolic* lookup(const std::string& op, const std::string& domain, int64_t target_opset) const;
   // The lowest since_opset registered for (op, domain), if any ("needs --opset M").
   std::optional<int64_t> min_opset(const std::string& op, const std::string& domain) const;
+  // The domains under which op has registrations ("" = default domain), sorted.
+  std::vector<std::string> domains_of(const std::string& op) const;
   // Every registration, ordered by op, domain, since_opset (for the support matrix).
   std::vector<const Symbolic*> all() const;
 
@@ -90,6 +102,12 @@ struct SearchPath {
 };
 std::vector<SearchPath> plugin_search_path(const std::string& executable_dir,
                                            const std::vector<std::string>& user_dirs);
+
+// Optional packs ship with the program but are not loaded by default: each lives in
+// ../lib/torch2onnx/optional/<name>/ relative to the executable and is enabled by name
+// (torch2onnx --enable-pack <name>), which loads that directory as an explicit path (UserPath).
+std::string optional_pack_dir(const std::string& executable_dir, const std::string& name);
+std::vector<std::string> optional_pack_names(const std::string& executable_dir);  // sorted
 
 // The directory holding the running executable.
 std::string executable_dir();

@@ -212,6 +212,14 @@ typedef struct t2o_plugin_descriptor {
 
 typedef const t2o_plugin_descriptor* (*t2o_plugin_entry_fn)(void);
 
+/* Whether a struct that starts with struct_size, as the other side built it, has MEMBER. The host
+ * accepts packs built for a newer minor ABI than its own: such a pack must check, before calling a
+ * member added after the host's minor, e.g.
+ *   if (T2O_HAS_MEMBER(host, t2o_host_api, some_new_fn)) host->some_new_fn(...);
+ * (The C++ wrapper does this for the members it uses.) */
+#define T2O_HAS_MEMBER(ptr, type, member) \
+  ((ptr)->struct_size >= offsetof(type, member) + sizeof(((const type*)0)->member))
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

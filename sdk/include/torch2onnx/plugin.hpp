@@ -150,6 +150,9 @@ class Ctx {
   Ctx(const t2o_host_api* host, t2o_ctx* raw) : host_(host), raw_(raw) {}
 
   const t2o_host_api* host() const { return host_; }
+  // Packs may be built for a newer minor ABI than the host they run in: check a host member added
+  // after ABI 1.0 before calling it, e.g. if (T2O_HOST_HAS(ctx, some_new_fn)) ...
+#define T2O_HOST_HAS(ctx, member) T2O_HAS_MEMBER((ctx).host(), t2o_host_api, member)
   t2o_ctx* raw() const { return raw_; }
 
   std::string kind() const { return host_->node_kind(raw_); }

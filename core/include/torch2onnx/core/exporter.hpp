@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,12 +33,24 @@ struct InputSpec {
 // Parses "TYPE[D0,D1,...]"; throws ExportError naming the spec on malformed input.
 InputSpec parse_input_spec(const std::string& text);
 
+// Axes of one input or output that may take other sizes at run time: "NAME=0,1" or "NAME=0:batch,1:seq".
+struct DynamicAxes {
+  std::string name;  // an input or output name
+  std::vector<std::pair<int64_t, std::string>> axes;  // axis, symbolic dim name ("" = automatic)
+};
+// Parses "NAME=AXES"; throws ExportError naming the spec on malformed input.
+DynamicAxes parse_dynamic_axes(const std::string& text);
+
 struct ExportOptions {
   int64_t opset = kDefaultOpset;
   std::vector<InputSpec> inputs;
   std::vector<std::string> input_names;   // empty: forward()'s argument names
   std::vector<std::string> output_names;  // empty: output_0, output_1, ...
+  std::vector<DynamicAxes> dynamic_axes;
   std::string producer_version = "0.1.0";
+  // Target version of custom ONNX domains (--custom-opset DOMAIN=VERSION): selects the symbolics
+  // registered for that domain as --opset does for the default domain, and goes into opset_import.
+  std::map<std::string, int64_t> custom_opsets;
   // Called for warnings from symbolics and the core (one line each).
   std::function<void(const std::string&)> warn;
 };

@@ -1,0 +1,14 @@
+// The split family (split, split_with_sizes, chunk, unbind and unsafe_ variants) -> Split with
+// the sizes as an input (opset 13); unbind squeezes each part. Sizes are computed at export time, so
+// equal-size splits need the split axis to be static. Body in common/shape_ops.hpp.
+#include <torch2onnx/plugin.hpp>
+
+#include "common/shape_ops.hpp"
+
+T2O_SYMBOLIC("aten::split", 13) { t2o::pack::split_symbolic(ctx, true); }
+T2O_SYMBOLIC("aten::split_with_sizes", 13) { t2o::pack::split_symbolic(ctx, true); }
+T2O_SYMBOLIC("aten::unsafe_split", 13) { t2o::pack::split_symbolic(ctx, true); }
+T2O_SYMBOLIC("aten::unsafe_split_with_sizes", 13) { t2o::pack::split_symbolic(ctx, true); }
+T2O_SYMBOLIC("aten::chunk", 13) { t2o::pack::split_symbolic(ctx, true); }
+T2O_SYMBOLIC("aten::unsafe_chunk", 13) { t2o::pack::split_symbolic(ctx, true); }
+T2O_SYMBOLIC("aten::unbind", 13) { t2o::pack::split_symbolic(ctx, true); }

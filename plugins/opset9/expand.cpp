@@ -1,0 +1,39 @@
+// aten::expand(self, size, implicit) and aten::expand_as(self, other) -> Expand.
+// PyTorch's -1 ("keep this dim") becomes 1, which ONNX's bidirectional broadcast keeps as the
+// input's dim; run-time size items are assembled with Unsqueeze + Concat.
+#include <torch2onnx/plugin.hpp>
+
+#include "common/shape_ops.hpp"
+
+using namespace t2o;
+using namespace t2o::pack;
+
+T2O_SYMBOLIC("aten::expand", 9) {
+  Value x = ctx.input(0), size = ctx.input(1);
+  Value shape;
+  if (size.kind() == T2O_KIND_LIST) {
+    std::vector<Value> parts;
+    std::vector<int64_t> run;
+    for (const Value& item : size.items()) {
+      if (item.is_const()) {
+        int64_t v = item.to_int();
+        run.push_back(v == -1 ? 1 : v);
+        continue;
+      }
+      if (!run.empty()) parts.push_back(ctx.const_i64(run)), run.clear();
+      parts.push_back(unsqueeze(ctx, as_i64(ctx, item), {0}));
+    }
+    if (!run.empty()) parts.push_back(ctx.const_i64(run));
+    shape = parts.size() == 1 ? parts[0] : ctx.op("Concat", parts, {Attr::i("axis", 0)});
+  } else {
+    // A size tensor: replace -1 at run time.
+    Value s = int_list_tensor(ctx, size);
+    Value minus1 = ctx.const_i64({-1});
+    shape = ctx.op("Where", {ctx.op("Equal", {s, minus1}), ctx.const_i64({1}), s});
+  }
+  ctx.set_output(0, ctx.op("Expand", {x, shape}));
+}
+
+T2O_SYMBOLIC("aten::expand_as", 9) {
+  ctx.set_output(0, ctx.op("Expand", {ctx.input(0), shape_of(ctx, ctx.input(1))}));
+}

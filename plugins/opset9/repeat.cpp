@@ -1,0 +1,23 @@
+// aten::repeat(self, repeats) -> Tile. Extra leading repeats add leading axes of size 1 first
+// (PyTorch allows len(repeats) >= rank).
+#include <torch2onnx/plugin.hpp>
+
+#include "common/shape_ops.hpp"
+
+using namespace t2o;
+using namespace t2o::pack;
+
+T2O_SYMBOLIC("aten::repeat", 9) {
+  Value x = ctx.input(0), repeats = ctx.input(1);
+  int64_t r = x.rank();
+  if (r < 0) unsupported("aten::repeat: input rank unknown");
+  int64_t n = repeats.kind() == T2O_KIND_LIST ? repeats.list_size() : repeats.dim(0);
+  if (n < 0) unsupported("aten::repeat: number of repeats unknown");
+  if (n < r) fail("aten::repeat: " + std::to_string(n) + " repeats for a rank-" + std::to_string(r) + " input");
+  if (n > r) {
+    std::vector<int64_t> axes;
+    for (int64_t i = 0; i < n - r; ++i) axes.push_back(i);
+    x = unsqueeze(ctx, x, axes);
+  }
+  ctx.set_output(0, ctx.op("Tile", {x, int_list_tensor(ctx, repeats)}));
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""Fixtures for the dynamic-axes tests (run with Debian's /usr/bin/python3, which has torch).
+
+    /usr/bin/python3 tests/dynamic/make_dynamic_fixtures.py OUT_DIR CASE
+
+Writes OUT_DIR/CASE/model.pt (traced or scripted at the example size), OUT_DIR/CASE/export.json
+({"cli_args": [...]}: --input specs at the example size and --dynamic-axes), and one directory per
+other size, OUT_DIR/CASE/size_K/, with inputs and PyTorch's outputs at that size (meta.json as
+tests/ort/compare.js reads it). The exported model must match PyTorch at every size_K.
+Regenerated only when this file changes.
+"""
+import hashlib
+import json
+import math
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixtures"))
+
+
+def cases():
+    import torch
+    import torch.nn as nn
+
+    torch.manual_seed(0)
+
+    class SmallCnn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.features = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(),
+                                          nn.MaxPool2d(2), nn.Conv2d(8, 16, 3), nn.ReLU(),
+                                          nn.AdaptiveAvgPool2d((1, 1)))
+            self.fc = nn.Linear(16, 5)
+
+        def forward(self, x):
+            return self.fc(torch.flatten(self.features(x), 1))
+
+    class SizePatterns(nn.Module):
+        # x.view(x.size(0), -1), x.new_zeros(x.shape), torch.arange(x.size(1))
+        def forward(self, x):
+            flat = x.view(x.size(0), -1)
+            z = x.new_zeros(x.shape) + 1.0
+            pos = torch.arange(x.size(1)).to(x.dtype)
+            return flat * 2.0, z + pos.view(1, -1, 1)
+
+    class Bert(nn.Module):
+        def __init__(self, vocab=100, d=32, heads=4, layers=2, max_len=64):
+            super().__init__()
+            self.tok = nn.Embedding(vocab, d)
+            self.pos = nn.Embedding(max_len, d)
+            layer = nn.TransformerEncoderLayer(d, heads, dim_feedforward=64, dropout=0.0, batch_first=True)
+            self.encoder = nn.TransformerEncoder(layer, layers)
+            self.norm = nn.LayerNorm(d)
+
+        def forward(self, ids):
+            positions = torch.arange(ids.size(1), device=ids.device).unsqueeze(0)
+            h = self.tok(ids) + self.pos(positions)
+            return self.norm(self.encoder(h))
+
+    class Gpt(nn.Module):
+        def __init__(self, vocab=100, d=32, heads=4, layers=2, max_len=64):
+            super().__init__()
+            self.tok = nn.Embedding(vocab, d)
+            self.pos = nn.Embedding(max_len, d)
+            self.blocks = nn.ModuleList([Block(d, heads) for _ in range(layers)])
+            self.ln = nn.LayerNorm(d)
+            self.head = nn.Linear(d, vocab, bias=False)
+
+        def forward(self, ids):
+            t = ids.size(1)
+            positions = torch.arange(t, device=ids.device).unsqueeze(0)
+            h = self.tok(ids) + self.pos(positions)
+            mask = torch.triu(torch.ones(t, t, device=ids.device, dtype=torch.bool), diagonal=1)
+            for block in self.blocks:
+                h = block(h, mask)
+            return self.head(self.ln(h))
+
+    class Block(nn.Module):
+        def __init__(self, d, heads):
+            super().__init__()
+            self.heads = heads
+            self.ln1 = nn.LayerNorm(d)
+            self.qkv = nn.Linear(d, 3 * d)
+            self.proj = nn.Linear(d, d)
+            self.ln2 = nn.LayerNorm(d)
+            self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+        def forward(self, x, mask):
+            b, t, c = x.shape
+            q, k, v = self.qkv(self.ln1(x)).split(c, dim=2)
+            q = q.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+            k = k.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+            v = v.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+            att = (q @ k.transpose(-2, -1)) / math.sqrt(c // self.heads)
+            att = att.masked_fill(mask, float("-inf")).softmax(dim=-1)
+            y = (att @ v).transpose(1, 2).contiguous().view(b, t, c)
+            x = x + self.proj(y)
+            return x + self.mlp(self.ln2(x))
+
+    class Lstm(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lstm = nn.LSTM(8, 16, num_layers=2, batch_first=True)
+            self.fc = nn.Linear(16, 4)
+
+        def forward(self, x):
+            y, _ = self.lstm(x)
+            return self.fc(y)
+
+    ids = lambda b, t: torch.randint(0, 100, (b, t))
+    # name -> (module, method, example inputs, --dynamic-axes, [other-size inputs...], rtol)
+    return {
+        "cnn_batch": (SmallCnn(), "trace", [torch.randn(1, 3, 16, 16)], ["x=0:batch"],
+                      [[torch.randn(2, 3, 16, 16)], [torch.randn(5, 3, 16, 16)]], 1e-4),
+        "size_patterns": (SizePatterns(), "trace", [torch.randn(2, 5, 3)], ["x=0:batch,1:seq"],
+                          [[torch.randn(4, 9, 3)], [torch.randn(1, 2, 3)]], 1e-4),
+        "size_patterns_script": (SizePatterns(), "script", [torch.randn(2, 5, 3)], ["x=0:batch,1:seq"],
+                                 [[torch.randn(4, 9, 3)], [torch.randn(1, 2, 3)]], 1e-4),
+        "bert_encoder": (Bert(), "trace", [ids(1, 16)], ["ids=0:batch,1:seq"],
+                         [[ids(4, 9)], [ids(2, 23)]], 2e-3),
+        "gpt_decoder": (Gpt(), "trace", [ids(1, 16)], ["ids=0:batch,1:seq"],
+                        [[ids(4, 9)], [ids(2, 23)]], 2e-3),
+        "lstm_seq": (Lstm(), "trace", [torch.randn(1, 16, 8)], ["x=0:batch,1:seq"],
+                     [[torch.randn(3, 9, 8)], [torch.randn(2, 30, 8)]], 1e-4),
+    }
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    out_dir, name = sys.argv[1], sys.argv[2]
+    with open(__file__, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    target = os.path.join(out_dir, name)
+    done = os.path.join(target, "export.json")
+    if os.path.exists(done):
+        with open(done) as f:
+            if json.load(f).get("source_hash") == digest:
+                return
+    import torch
+    import make_fixtures as mf
+
+    torch.set_num_threads(1)
+    all_cases = cases()
+    if name not in all_cases:
+        raise SystemExit(f"unknown case {name}; known: {', '.join(all_cases)}")
+    module, method, example, axes, others, rtol = all_cases[name]
+    module.eval()
+    tmp = target + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    # Traced with autograd on: under no_grad, eval-mode transformer layers trace to fused fast-path ops.
+    ts = torch.jit.script(module) if method == "script" else torch.jit.trace(module, tuple(example), check_trace=False)
+    pt = os.path.join(tmp, "model.pt")
+    ts.save(pt)
+    for k, inputs in enumerate(others):
+        d = os.path.join(tmp, f"size_{k}")
+        os.makedirs(d)
+        meta = mf.outputs_meta(pt, inputs, rtol, d, method)
+        with open(os.path.join(d, "meta.json"), "w") as f:
+            json.dump(meta, f, indent=1)
+    args = []
+    for t in example:
+        args += ["--input", mf.cli_spec(t)]
+    for a in axes:
+        args += ["--dynamic-axes", a]
+    with open(os.path.join(tmp, "export.json"), "w") as f:
+        json.dump({"source_hash": digest, "cli_args": args, "sizes": len(others)}, f, indent=1)
+    shutil.rmtree(target, ignore_errors=True)
+    os.rename(tmp, target)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+# nn.LSTM / nn.GRU / nn.RNN (aten::lstm, gru, rnn_tanh, rnn_relu) -> ONNX LSTM / GRU / RNN per layer.
+import torch
+from op_case import case
+
+
+class Seq(torch.nn.Module):
+    """An nn.LSTM/GRU/RNN without initial state: returns (output, h_n) or (output, (h_n, c_n))."""
+
+    def __init__(self, rnn):
+        super().__init__()
+        self.rnn = rnn
+
+    def forward(self, x):
+        return self.rnn(x)
+
+
+class SeqState(torch.nn.Module):
+    """GRU / RNN with an initial state h0."""
+
+    def __init__(self, rnn):
+        super().__init__()
+        self.rnn = rnn
+
+    def forward(self, x, h0):
+        return self.rnn(x, h0)
+
+
+class LstmState(torch.nn.Module):
+    def __init__(self, rnn):
+        super().__init__()
+        self.rnn = rnn
+
+    def forward(self, x, h0, c0):
+        return self.rnn(x, (h0, c0))
+
+
+class LstmWeightsIn(torch.nn.Module):
+    """Functional LSTM whose weights are model inputs (re-laid out in the graph, not at export)."""
+
+    def forward(self, x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_ih_r, w_hh_r, b_ih_r, b_hh_r):
+        return torch._VF.lstm(x, (h0, c0), [w_ih, w_hh, b_ih, b_hh, w_ih_r, w_hh_r, b_ih_r, b_hh_r],
+                              True, 1, 0.0, False, True, False)
+
+
+class GruWeightsIn(torch.nn.Module):
+    def forward(self, x, h0, w_ih, w_hh, b_ih, b_hh):
+        return torch._VF.gru(x, h0, [w_ih, w_hh, b_ih, b_hh], True, 1, 0.0, False, False, True)
+
+
+def lstm(**kw):
+    return torch.nn.LSTM(4, 5, **kw)
+
+
+def gru(**kw):
+    return torch.nn.GRU(4, 5, **kw)
+
+
+def rnn(**kw):
+    return torch.nn.RNN(4, 5, **kw)
+
+
+x = torch.randn(3, 2, 4)     # [seq, batch, feature]
+xb = torch.randn(2, 3, 4)    # batch_first
+h1 = torch.randn(1, 2, 5)
+h4 = torch.randn(4, 2, 5)    # 2 layers x 2 directions
+
+CASES = [
+    case("lstm", Seq(lstm()), [x]),
+    case("lstm_2l_bi", Seq(lstm(num_layers=2, bidirectional=True)), [x]),
+    case("lstm_nobias_2l", Seq(lstm(num_layers=2, bias=False)), [x]),
+    case("lstm_bf_state", LstmState(lstm(batch_first=True)), [xb, h1, torch.randn(1, 2, 5)]),
+    case("lstm_2l_bi_bf_state", LstmState(lstm(num_layers=2, bidirectional=True, batch_first=True)),
+         [xb, h4, torch.randn(4, 2, 5)]),
+    case("lstm_script", Seq(lstm(num_layers=2)), [x], method="script"),
+    case("lstm_state_script", LstmState(lstm(bidirectional=True)), [x, torch.randn(2, 2, 5), torch.randn(2, 2, 5)],
+         method="script"),
+    case("lstm_weights_in", LstmWeightsIn(),
+         [x, torch.randn(2, 2, 5), torch.randn(2, 2, 5)] + [torch.randn(*s) for s in [(20, 4), (20, 5), (20,), (20,)] * 2]),
+    case("gru", Seq(gru()), [x]),
+    case("gru_2l_bi", Seq(gru(num_layers=2, bidirectional=True)), [x]),
+    case("gru_nobias_bf", Seq(gru(bias=False, batch_first=True)), [xb]),
+    case("gru_2l_bi_bf_state", SeqState(gru(num_layers=2, bidirectional=True, batch_first=True)), [xb, h4]),
+    case("gru_script", Seq(gru(bidirectional=True)), [x], method="script"),
+    case("gru_weights_in", GruWeightsIn(),
+         [xb, h1] + [torch.randn(*s) for s in [(15, 4), (15, 5), (15,), (15,)]]),
+    case("rnn_tanh", Seq(rnn()), [x]),
+    case("rnn_tanh_2l_bi_state", SeqState(rnn(num_layers=2, bidirectional=True)), [x, h4]),
+    case("rnn_relu_bi_bf", Seq(rnn(nonlinearity="relu", bidirectional=True, batch_first=True)), [xb]),
+    case("rnn_relu_2l_nobias", Seq(rnn(nonlinearity="relu", num_layers=2, bias=False)), [x]),
+    case("rnn_relu_script", SeqState(rnn(nonlinearity="relu")), [x, h1], method="script"),
+]
