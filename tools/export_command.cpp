@@ -22,6 +22,9 @@ const char* kExportHelp =
     "  --output-names y         graph output names (default: output_0, output_1, ...)\n"
     "  --dynamic-axes NAME=AXES axes of an input or output that may vary at run time (repeatable):\n"
     "                           input_ids=0,1 or input_ids=0:batch,1:seq (named dims)\n"
+    "  --operator-export-type onnx|aten-fallback|fallthrough\n"
+    "                           ops no pack converts: fail (onnx, the default), emit an ATen node in\n"
+    "                           domain org.pytorch.aten, or emit the op in its own namespace's domain\n"
     "  --plugin-path DIR        also load op packs from DIR (repeatable; explicit packs take precedence\n"
     "                           over bundled ones); DIR may also name one pack file (.so or .json)\n"
     "  --enable-pack NAME       load an optional pack shipped with torch2onnx, e.g. com.microsoft\n"
@@ -54,6 +57,8 @@ int run_export(Args& args) {
       options.output_names = split_commas(value);
     } else if (args.option("--dynamic-axes", value)) {
       options.dynamic_axes.push_back(t2o::core::parse_dynamic_axes(value));
+    } else if (args.option("--operator-export-type", value)) {
+      options.operator_export_type = t2o::core::parse_operator_export_type(value);
     } else if (args.option("--plugin-path", value)) {
       plugin_dirs.push_back(value);
     } else if (args.option("--enable-pack", value)) {

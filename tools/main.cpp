@@ -13,6 +13,7 @@ const char* kUsage =
     "\n"
     "commands:\n"
     "  export MODEL.pt -o OUT.onnx [options]   convert a TorchScript model to ONNX\n"
+    "  check MODEL.pt [options]                list every op that cannot be converted, at once\n"
     "  plugins [--json] [--plugin-path DIR]     list loaded op packs and refused files\n"
     "\n"
     "'torch2onnx <command> --help' describes a command's options.\n";
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
     Args args(argc, argv, 2);
     if (command == "export") return run_export(args);
     if (command == "plugins") return run_plugins(args);
+    if (command == "check") return run_check(args);
     if (command == "--help" || command == "-h" || command == "help") {
       std::cout << kUsage;
       return 0;
@@ -45,7 +47,7 @@ int main(int argc, char** argv) {
       std::cout << "torch2onnx 0.1.0 (plugin ABI " << T2O_ABI_MAJOR << "." << T2O_ABI_MINOR << ")\n";
       return 0;
     }
-    print_error("unknown command '" + command + "' (commands: export, plugins; see --help)");
+    print_error("unknown command '" + command + "' (commands: export, check, plugins; see --help)");
     return 2;
   } catch (const UsageError& e) {
     print_error(e.what());

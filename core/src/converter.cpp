@@ -654,10 +654,11 @@ void Converter::convert_node(torch::jit::Node* node) {
   ctx.symbolic = symbolic;
   ctx.location = location_of(node);
   if (!node->blocks().empty())
-    throw ExportError(std::string(node->kind().toQualString()) + " at " + ctx.location +
-                      ": control flow (nested blocks) is not supported yet");
+    throw NodeError(std::string(node->kind().toQualString()) + " at " + ctx.location +
+                        ": control flow (nested blocks) is not supported yet",
+                    "control flow (nested blocks) is not supported yet", true);
   if (symbolic->domain.size() && opset_of(symbolic->domain) == 0) opsets_[symbolic->domain] = symbolic->since_opset;
-  size_t before = stats_.onnx_nodes;
+  int before = graph_.node_size();
   t2o_status status = symbolic->fn(host_api(), &ctx, symbolic->user_data);
   const auto& pack = registry_.plugins().size() > symbolic->plugin_index
                          ? registry_.plugins()[symbolic->plugin_index].name
@@ -669,31 +670,200 @@ void Converter::convert_node(torch::jit::Node* node) {
       file = registry_.plugins()[symbolic->plugin_index].path;
       file = ", " + file.substr(file.find_last_of('/') + 1);
     }
-    throw ExportError(std::string(node->kind().toQualString()) + " at " + ctx.location + " (pack " + pack + file +
-                      ", since opset " + std::to_string(symbolic->since_opset) + "): " +
-                      (status == T2O_UNSUPPORTED ? "unsupported arguments: " : "") + what);
+    throw NodeError(std::string(node->kind().toQualString()) + " at " + ctx.location + " (pack " + pack + file +
+                        ", since opset " + std::to_string(symbolic->since_opset) + "): " +
+                        (status == T2O_UNSUPPORTED ? "unsupported arguments: " : "") + what,
+                    what, status == T2O_UNSUPPORTED);
   }
   for (size_t k = 0; k < node->outputs().size(); ++k) {
     auto* out = node->outputs()[k];
     if (!bound_.count(out) && out->hasUses())
-      throw ExportError(std::string(node->kind().toQualString()) + " at " + ctx.location + " (pack " + pack +
-                        "): the symbolic did not bind output " + std::to_string(k));
+      throw NodeError(std::string(node->kind().toQualString()) + " at " + ctx.location + " (pack " + pack +
+                          "): the symbolic did not bind output " + std::to_string(k),
+                      "the symbolic did not bind output " + std::to_string(k), false);
   }
   // Remember who made each new ONNX node, to attribute checker errors.
-  for (int i = (int)before; i < graph_.node_size(); ++i)
+  for (int i = before; i < graph_.node_size(); ++i)
     pack_of_node_[graph_.node(i).name()] = std::string(node->kind().toQualString()) + " at " + ctx.location + " (pack " + pack + ")";
 }
 
 void Converter::convert() {
   fold_static_shapes(model_.graph, types_);
   add_graph_inputs();
-  check_convertible();
+  if (!check_mode_ && options_.operator_export_type == OperatorExportType::Onnx) check_convertible();
   for (auto* node : model_.graph->nodes()) {
+    if (node->kind() == c10::prim::Constant) {
+      add_constant(node);
+      continue;
+    }
     ++stats_.torch_nodes;
-    if (node->kind() == c10::prim::Constant) add_constant(node);
-    else convert_node(node);
+    const auto* symbolic = find_symbolic(node);
+    if (!symbolic) {
+      auto min = registry_.min_opset(node->kind().toQualString(), "");
+      bool later = min && *min > options_.opset;
+      unconvertible(node, later ? "needs_opset" : "no_symbolic",
+                    later ? "needs --opset " + std::to_string(*min) : "no pack converts it", later ? min : std::nullopt);
+      continue;
+    }
+    int before = graph_.node_size();
+    try {
+      convert_node(node);
+    } catch (const NodeError& e) {
+      if (!check_mode_ && !(e.unsupported && options_.operator_export_type != OperatorExportType::Onnx)) throw;
+      // Drop what the failed symbolic emitted before it gave up.
+      graph_.mutable_node()->DeleteSubrange(before, graph_.node_size() - before);
+      unconvertible(node, e.unsupported ? "symbolic_refused" : "symbolic_failed", e.message, std::nullopt);
+    }
   }
+  if (check_mode_) return;  // outputs may be placeholders; nothing is assembled
   finish_outputs();
+}
+
+void Converter::scan_missing() {
+  std::function<void(torch::jit::Block*)> scan = [&](torch::jit::Block* block) {
+    for (auto* node : block->nodes()) {
+      if (node->kind() == c10::prim::Constant) continue;
+      ++stats_.torch_nodes;
+      if (!find_symbolic(node)) {
+        auto min = registry_.min_opset(node->kind().toQualString(), "");
+        bool later = min && *min > options_.opset;
+        unconvertible(node, later ? "needs_opset" : "no_symbolic",
+                      later ? "needs --opset " + std::to_string(*min) : "no pack converts it",
+                      later ? min : std::nullopt);
+      }
+      for (auto* b : node->blocks()) scan(b);
+    }
+  };
+  scan(model_.graph->block());
+}
+
+void Converter::unconvertible(torch::jit::Node* node, const std::string& reason, const std::string& message,
+                              std::optional<int64_t> min_opset) {
+  if (!check_mode_) {
+    emit_fallback(node);
+    return;
+  }
+  bool downstream = std::any_of(node->inputs().begin(), node->inputs().end(),
+                                [&](torch::jit::Value* v) { return tainted_.count(v) > 0; });
+  // A symbolic that failed on placeholder inputs says nothing about the model: only the first failure counts.
+  if (!downstream || reason == "no_symbolic" || reason == "needs_opset") {
+    NodeFailure f;
+    f.op = node->kind().toQualString();
+    if (auto schema = node->maybeSchema()) {
+      f.overload = schema->overload_name();
+      std::stringstream ss;
+      ss << *schema;
+      f.schema = ss.str();
+    }
+    f.reason = reason;
+    f.message = message;
+    f.min_opset = min_opset;
+    f.location = location_of(node);
+    failures_.push_back(std::move(f));
+  }
+  // Placeholders with the TorchScript types let the rest of the graph be checked.
+  for (auto* out : node->outputs()) {
+    tainted_.insert(out);
+    ValueRec r;
+    r.kind = kind_of_type(out->type());
+    auto info = types_.find(out);
+    if (r.kind == T2O_KIND_TENSOR) {
+      r.onnx = unique_name("unconverted");
+      if (info != types_.end()) {
+        r.dtype = info->second.dtype;
+        r.rank = (int32_t)info->second.dims.size();
+        r.dims = info->second.dims;
+      }
+    } else if (r.kind == T2O_KIND_INT || r.kind == T2O_KIND_FLOAT || r.kind == T2O_KIND_BOOL) {
+      r.onnx = unique_name("unconverted");
+      r.rank = 0;
+    } else {
+      r.kind = T2O_KIND_OTHER;
+    }
+    bound_[out] = add(std::move(r));
+  }
+}
+
+void Converter::emit_fallback(torch::jit::Node* node) {
+  // The op itself, as torch.onnx's ONNX_ATEN_FALLBACK / ONNX_FALLTHROUGH do: tensors (and run-time
+  // scalars) become inputs, constant arguments become attributes named after the schema's arguments.
+  const bool aten = options_.operator_export_type == OperatorExportType::AtenFallback;
+  const std::string qual = node->kind().toQualString();
+  const std::string ns = node->kind().ns().toUnqualString();
+  const std::string name = node->kind().toUnqualString();
+  auto schema = node->maybeSchema();
+  auto* n = graph_.add_node();
+  n->set_op_type(aten ? "ATen" : name);
+  n->set_domain(aten ? "org.pytorch.aten" : ns);
+  opsets_[n->domain()] = 1;
+  n->set_name(unique_name(aten ? "ATen_" + name : name));
+  auto add_attr = [&](const std::string& attr_name) {
+    auto* a = n->add_attribute();
+    a->set_name(attr_name);
+    return a;
+  };
+  if (aten) {
+    auto* a = add_attr("operator");
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(name);
+    a = add_attr("overload_name");
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(schema ? schema->overload_name() : "");
+  }
+  for (size_t i = 0; i < node->inputs().size(); ++i) {
+    std::string arg = schema && i < schema->arguments().size() ? schema->arguments()[i].name() : "arg" + std::to_string(i);
+    t2o_value h = handle_of(node->input(i));
+    const ValueRec r = rec(h);
+    if (r.kind == T2O_KIND_TENSOR || (!r.constant && (r.kind == T2O_KIND_INT || r.kind == T2O_KIND_FLOAT || r.kind == T2O_KIND_BOOL))) {
+      n->add_input(rec(materialize(h)).onnx);
+      continue;
+    }
+    if (r.kind == T2O_KIND_LIST) {
+      bool numbers = true, any_float = false;
+      for (auto item : r.items) {
+        const auto& e = rec(item);
+        numbers &= e.constant && (e.kind == T2O_KIND_INT || e.kind == T2O_KIND_FLOAT || e.kind == T2O_KIND_BOOL);
+        any_float |= e.kind == T2O_KIND_FLOAT;
+      }
+      if (numbers) {
+        auto* a = add_attr(arg);
+        a->set_type(any_float ? onnx::AttributeProto::FLOATS : onnx::AttributeProto::INTS);
+        for (auto item : r.items) {
+          if (any_float) a->add_floats((float)rec(item).f);
+          else a->add_ints(rec(item).i);
+        }
+      } else {
+        for (auto item : r.items) n->add_input(rec(materialize(item)).onnx);
+      }
+      continue;
+    }
+    switch (r.kind) {
+      case T2O_KIND_INT:
+      case T2O_KIND_BOOL: { auto* a = add_attr(arg); a->set_type(onnx::AttributeProto::INT); a->set_i(r.i); break; }
+      case T2O_KIND_FLOAT: { auto* a = add_attr(arg); a->set_type(onnx::AttributeProto::FLOAT); a->set_f((float)r.f); break; }
+      case T2O_KIND_STRING: { auto* a = add_attr(arg); a->set_type(onnx::AttributeProto::STRING); a->set_s(r.s); break; }
+      default: break;  // None, devices, layouts: nothing an ONNX node can hold
+    }
+  }
+  for (auto* out : node->outputs()) {
+    if (kind_of_type(out->type()) != T2O_KIND_TENSOR)
+      throw ExportError(qual + " at " + location_of(node) + ": cannot fall back: output of type " +
+                        out->type()->annotation_str() + " is not a tensor");
+    ValueRec r;
+    r.kind = T2O_KIND_TENSOR;
+    r.onnx = unique_name(n->name() + "_out");
+    n->add_output(r.onnx);
+    auto info = types_.find(out);
+    if (info != types_.end()) {
+      r.dtype = info->second.dtype;
+      r.rank = (int32_t)info->second.dims.size();
+      r.dims = info->second.dims;
+    }
+    bound_[out] = add(std::move(r));
+  }
+  ++stats_.onnx_nodes;
+  ++stats_.fallback_nodes;
+  pack_of_node_[n->name()] = qual + " at " + location_of(node) + " (fallback)";
 }
 
 void Converter::fill_value_info(onnx::ValueInfoProto* info, t2o_value v, torch::jit::Value* torch_value,

@@ -13,6 +13,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -54,6 +55,20 @@ struct Initializer {
 
 class Converter;
 
+// A symbolic's failure on one node (message: the full line; detail: the symbolic's own words).
+struct NodeError : ExportError {
+  NodeError(const std::string& line, std::string detail, bool refused)
+      : ExportError(line), message(std::move(detail)), unsupported(refused) {}
+  std::string message;
+  bool unsupported;
+};
+
+// One node that could not be converted (check mode).
+struct NodeFailure {
+  std::string op, overload, schema, reason, message, location;
+  std::optional<int64_t> min_opset;
+};
+
 // Replaces shape queries fixed by the example shapes with constants, and drops assertions.
 void fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
                         const std::unordered_map<torch::jit::Value*, TensorInfo>& types);
@@ -79,8 +94,13 @@ class Converter {
 
   // Runs the graph on example inputs made from the --input specs and records every tensor's type.
   void record_types();
-  // Converts every node; throws ExportError naming what failed and where.
+  // Converts every node; throws ExportError naming what failed and where. In check mode it keeps
+  // going instead and records each failure (failures()).
   void convert();
+  void set_check_mode(bool on) { check_mode_ = on; }
+  // Check mode without example inputs: records the nodes no symbolic is registered for.
+  void scan_missing();
+  const std::vector<NodeFailure>& failures() const { return failures_; }
   // Builds the ModelProto (initializers moved in, released from the converter as they go).
   onnx::ModelProto build_model();
 
@@ -115,6 +135,12 @@ class Converter {
   void convert_node(torch::jit::Node* node);
   const t2o::registry::Symbolic* find_symbolic(torch::jit::Node* node) const;
   void check_convertible();
+  void unconvertible(torch::jit::Node* node, const std::string& reason, const std::string& message,
+                     std::optional<int64_t> min_opset);
+  void emit_fallback(torch::jit::Node* node);
+  bool check_mode_ = false;
+  std::vector<NodeFailure> failures_;
+  std::unordered_set<torch::jit::Value*> tainted_;  // outputs of nodes that failed (check mode)
   void finish_outputs();
   void fill_value_info(onnx::ValueInfoProto* info, t2o_value v, torch::jit::Value* torch_value,
                        const std::map<int64_t, std::string>& symbols);

@@ -7,7 +7,13 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "archive_scan.hpp"
+
 #include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <map>
+#include <tuple>
 #include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -91,7 +97,16 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   prepared = PreparedModel();
 
   try {
-    onnx::checker::check_model(model);
+    // The checker prints warnings (e.g. on fallback ATen nodes) to std::cerr: keep stderr to one line.
+    std::ostringstream checker_chatter;
+    auto* saved = std::cerr.rdbuf(checker_chatter.rdbuf());
+    try {
+      onnx::checker::check_model(model);
+    } catch (...) {
+      std::cerr.rdbuf(saved);
+      throw;
+    }
+    std::cerr.rdbuf(saved);
   } catch (const std::exception& e) {
     throw ExportError("the ONNX checker rejected the result: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
   }
@@ -108,6 +123,73 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   }
   write_atomically(model, out_path);
   return conv.stats();
+}
+
+CheckReport check_model(const std::string& model_path, const ExportOptions& options,
+                        const t2o::registry::Registry& registry) {
+  if (options.opset < kMinOpset || options.opset > kMaxOpset)
+    throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
+                      std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
+  CheckReport report;
+  report.model = model_path;
+  report.opset = options.opset;
+  declare_custom_ops(registry, options.warn);
+  torch::jit::Module module;
+  try {
+    module = load_torchscript(model_path);
+  } catch (const UnknownCustomOpsError& e) {
+    // Nothing else can be checked without loading: the custom ops are the whole answer.
+    report.loaded = false;
+    for (const auto& use : e.ops) {
+      UnconvertibleOp op;
+      op.op = use.op;
+      op.reason = "unknown_custom_op";
+      op.message = "no loaded pack declares this custom op's schema, so libtorch cannot load the model";
+      op.count = use.count;
+      op.locations = use.locations;
+      report.unconvertible_nodes += use.count;
+      report.ops.push_back(std::move(op));
+    }
+    return report;
+  }
+  auto prepared = prepare(std::move(module), model_path);
+  Converter conv(registry, options, prepared, model_path);
+  conv.set_check_mode(true);
+  if (options.inputs.empty()) {
+    fold_static_shapes(prepared.graph, {});
+    conv.scan_missing();
+  } else {
+    {
+      CustomOpExampleRun example_run;
+      conv.record_types();
+    }
+    conv.convert();
+    report.symbolics_run = true;
+  }
+  report.nodes = conv.stats().torch_nodes;
+  // Group by op, overload, reason and message; keep the first few locations.
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, size_t> index;
+  for (const auto& f : conv.failures()) {
+    ++report.unconvertible_nodes;
+    auto key = std::make_tuple(f.op, f.overload, f.reason, f.message);
+    auto it = index.find(key);
+    if (it == index.end()) {
+      UnconvertibleOp op;
+      op.op = f.op;
+      op.overload = f.overload;
+      op.schema = f.schema;
+      op.reason = f.reason;
+      op.message = f.message;
+      op.min_opset = f.min_opset;
+      it = index.emplace(key, report.ops.size()).first;
+      report.ops.push_back(std::move(op));
+    }
+    auto& op = report.ops[it->second];
+    if (op.count++ < 3) op.locations.push_back(f.location);
+  }
+  std::stable_sort(report.ops.begin(), report.ops.end(),
+                   [](const UnconvertibleOp& a, const UnconvertibleOp& b) { return a.count > b.count; });
+  return report;
 }
 
 }  // namespace t2o::core

@@ -35,6 +35,13 @@ InputSpec parse_input_spec(const std::string& text) {
   return spec;
 }
 
+OperatorExportType parse_operator_export_type(const std::string& text) {
+  if (text == "onnx") return OperatorExportType::Onnx;
+  if (text == "aten-fallback" || text == "onnx_aten_fallback") return OperatorExportType::AtenFallback;
+  if (text == "fallthrough" || text == "onnx_fallthrough") return OperatorExportType::Fallthrough;
+  throw ExportError("bad --operator-export-type '" + text + "' (expected onnx, aten-fallback or fallthrough)");
+}
+
 DynamicAxes parse_dynamic_axes(const std::string& text) {
   auto bad = [&](const std::string& why) -> ExportError {
     return ExportError("bad --dynamic-axes '" + text + "': " + why +

@@ -1,5 +1,6 @@
 #include "model_loader.hpp"
 
+#include "archive_scan.hpp"
 #include "torch2onnx/core/exporter.hpp"
 
 #include <caffe2/serialize/inline_container.h>
@@ -62,6 +63,13 @@ torch::jit::Module load_torchscript(const std::string& path) {
   try {
     return torch::jit::load(path, torch::kCPU);
   } catch (const std::exception& e) {
+    // The loader stops at the first op it doesn't know: name every unknown custom op at once.
+    std::vector<CustomOpUse> unknown;
+    try {
+      unknown = unknown_custom_ops(path);
+    } catch (const std::exception&) {
+    }
+    if (!unknown.empty()) throw UnknownCustomOpsError(path, std::move(unknown));
     throw ExportError(path + ": cannot load TorchScript: " + first_line(e.what()));
   }
 }

@@ -36,7 +36,9 @@ inline std::pair<Value, Value> topk_form(Ctx& ctx, const Value& x, const Value& 
   if (opset < 11) {
     if (small_int || dt == T2O_DTYPE_INT32 || dt == T2O_DTYPE_UINT32) compute = T2O_DTYPE_DOUBLE;
     else if (!is_float_dtype(dt))
-      unsupported(ctx.kind() + ": input of element type " + std::to_string((int)dt) + " needs opset >= 11");
+      unsupported(ctx.kind() + ": input of element type " +
+                  (dt == T2O_DTYPE_INT64 ? std::string("int64") : "#" + std::to_string((int)dt)) +
+                  " needs opset >= 11 (TopK takes floating types only before 11)");
     if (stable) unsupported(ctx.kind() + ": stable=True needs opset >= 11 (TopK breaks ties by index from 11)");
   } else if (small_int) {
     compute = T2O_DTYPE_INT32;

@@ -5,4 +5,3 @@
 #include "common/shape_ops.hpp"
 
 T2O_SYMBOLIC("aten::squeeze", 13) { t2o::pack::squeeze_symbolic(ctx, true); }
-T2O_SYMBOLIC("aten::squeeze_", 13) { t2o::pack::squeeze_symbolic(ctx, true); }

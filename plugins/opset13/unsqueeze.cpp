@@ -5,4 +5,3 @@
 #include "common/shape_ops.hpp"
 
 T2O_SYMBOLIC("aten::unsqueeze", 13) { t2o::pack::unsqueeze_symbolic(ctx, true); }
-T2O_SYMBOLIC("aten::unsqueeze_", 13) { t2o::pack::unsqueeze_symbolic(ctx, true); }

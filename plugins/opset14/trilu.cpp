@@ -26,5 +26,3 @@ void trilu(Ctx& ctx, bool upper) {
 
 T2O_SYMBOLIC("aten::triu", 14) { trilu(ctx, true); }
 T2O_SYMBOLIC("aten::tril", 14) { trilu(ctx, false); }
-T2O_SYMBOLIC("aten::triu_", 14) { trilu(ctx, true); }
-T2O_SYMBOLIC("aten::tril_", 14) { trilu(ctx, false); }

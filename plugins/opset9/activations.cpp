@@ -110,15 +110,19 @@ void mish(Ctx& ctx) {
   ctx.set_output(0, ctx.op("Mul", {x, ctx.op("Tanh", {ctx.op("Softplus", {x})})}));
 }
 
-// softplus(self, beta, threshold): Softplus(beta*x)/beta; the threshold (linear above) only
-// matters numerically and is ignored, as in torch.onnx.
+// softplus(self, beta, threshold) = x where beta*x > threshold, else Softplus(beta*x)/beta.
+// The linear part differs from Softplus by about exp(-threshold)/beta: below float precision for
+// the default threshold 20, so it is emitted only for smaller thresholds (torch.onnx drops it).
 void softplus(Ctx& ctx) {
   double beta = ctx.num_inputs() > 1 ? const_number(ctx, 1, "beta") : 1.0;
+  double threshold = ctx.num_inputs() > 2 ? const_number(ctx, 2, "threshold") : 20.0;
   Value x = ctx.input(0);
   t2o_dtype dt = x.dtype();
-  if (beta == 1.0) return ctx.set_output(0, ctx.op("Softplus", {x}));
-  Value y = ctx.op("Softplus", {mul_const(ctx, x, dt, beta)});
-  ctx.set_output(0, mul_const(ctx, y, dt, 1.0 / beta));
+  Value bx = beta == 1.0 ? x : mul_const(ctx, x, dt, beta);
+  Value y = ctx.op("Softplus", {bx});
+  if (beta != 1.0) y = mul_const(ctx, y, dt, 1.0 / beta);
+  if (threshold < 20.0) y = ctx.op("Where", {ctx.op("Greater", {bx, ctx.scalar(dt, threshold)}), x, y});
+  ctx.set_output(0, y);
 }
 
 // prelu(self, weight): weight has C entries (or 1); ONNX PRelu broadcasts slope unidirectionally,

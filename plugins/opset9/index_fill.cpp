@@ -39,4 +39,3 @@ void index_fill(Ctx& ctx) {
 }  // namespace
 
 T2O_SYMBOLIC("aten::index_fill", 9) { index_fill(ctx); }
-T2O_SYMBOLIC("aten::index_fill_", 9) { index_fill(ctx); }

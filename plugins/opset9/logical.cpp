@@ -61,10 +61,18 @@ void bitwise_not(Ctx& ctx) {
   Value x = ctx.input(0);
   t2o_dtype dt = x.dtype();
   if (dt == T2O_DTYPE_BOOL) return ctx.set_output(0, ctx.op("Not", {x}));
-  if (dt == T2O_DTYPE_UINT8) return ctx.set_output(0, ctx.op("Sub", {ctx.scalar(dt, 255), x}));
-  if (dt == T2O_DTYPE_INT8 || dt == T2O_DTYPE_INT16 || dt == T2O_DTYPE_INT32 || dt == T2O_DTYPE_INT64)
-    return ctx.set_output(0, ctx.op("Sub", {ctx.op("Neg", {x}), ctx.scalar(dt, 1)}));  // ~x == -x - 1
-  unsupported(ctx.kind() + ": input of element type " + std::to_string((int)dt) + " (bool and integers only)");
+  if (dt != T2O_DTYPE_UINT8 && dt != T2O_DTYPE_INT8 && dt != T2O_DTYPE_INT16 && dt != T2O_DTYPE_INT32 &&
+      dt != T2O_DTYPE_INT64)
+    unsupported(ctx.kind() + ": input of element type " + std::to_string((int)dt) + " (bool and integers only)");
+  // Sub takes 8/16-bit integers only from 14: compute in int32 and cast back (wraps around).
+  t2o_dtype work = dt;
+  if (dt != T2O_DTYPE_INT64 && ctx.opset() < 14) work = T2O_DTYPE_INT32;
+  Value in = cast_to(ctx, x, work);
+  // ~x == -x - 1 in two's complement, 255 - x for uint8.
+  Value y = dt == T2O_DTYPE_UINT8 ? ctx.op("Sub", {ctx.scalar(work, 255), in})
+                                  : ctx.op("Sub", {ctx.op("Neg", {in}), ctx.scalar(work, 1)});
+  if (work != dt) y = ctx.op("Cast", {y}, {Attr::i("to", dt)});
+  ctx.set_output(0, y);
 }
 
 }  // namespace

@@ -22,4 +22,3 @@ void masked_fill(Ctx& ctx) {
 }  // namespace
 
 T2O_SYMBOLIC("aten::masked_fill", 9) { masked_fill(ctx); }
-T2O_SYMBOLIC("aten::masked_fill_", 9) { masked_fill(ctx); }

@@ -1,87 +1,10 @@
-// aten::max / aten::min, all three overloads:
-//   max(self)                         -> every element (ReduceMax, 0-d result)
-//   max.dim(self, int dim, keepdim)   -> (values, indices): ReduceMax + ArgMax
-//   max.other(self, Tensor other)     -> elementwise Max
-// and aten::argmax / argmin(self, int? dim=None, bool keepdim=False).
+// aten::max / aten::min (every element, .dim with indices, elementwise .other) and aten::argmax /
+// argmin. The code is shared with opset12/max_min.cpp in common/max_min.hpp.
 #include <torch2onnx/plugin.hpp>
 
-#include "common/reduce.hpp"
+#include "common/max_min.hpp"
 
-using namespace t2o;
-using namespace t2o::pack;
-
-namespace {
-
-Value cast_back(Ctx& ctx, const Value& y, t2o_dtype from, t2o_dtype to) {
-  return from == to ? y : ctx.op("Cast", {y}, {Attr::i("to", to)});
-}
-
-// ArgMax/ArgMin of x (already in a supported dtype) along `axis`; None: over the flattened tensor,
-// reshaped to the output's shape (PyTorch gives 0-d, or all-ones dims with keepdim).
-// ONNX's default select_last_index=0 returns the first extreme, as PyTorch does.
-Value arg_reduce(Ctx& ctx, const char* op_type, const Value& x, int64_t rank, const Value& dim, bool keepdim) {
-  if (dim.valid() && !dim.is_none() && rank > 0) {
-    if (!dim.is_const()) unsupported(ctx.kind() + ": argument 'dim' computed at run time");
-    int64_t axis = normalize_axis(ctx, dim.to_int(), rank);
-    return ctx.op(op_type, {x}, {Attr::i("axis", axis), Attr::i("keepdims", keepdim ? 1 : 0)});
-  }
-  Value flat = ctx.op("Reshape", {x, ctx.const_i64({-1})});
-  Value y = ctx.op(op_type, {flat}, {Attr::i("axis", 0), Attr::i("keepdims", 0)});
-  if (keepdim && rank > 0) y = ctx.op("Reshape", {y, ctx.const_i64(std::vector<int64_t>((size_t)rank, 1))});
-  return y;
-}
-
-void max_min(Ctx& ctx, bool is_max) {
-  const char* reduce_op = is_max ? "ReduceMax" : "ReduceMin";
-  Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
-  t2o_dtype dt = x.dtype();
-
-  if (ctx.num_inputs() == 2 && ctx.input(1).is_tensor()) {
-    // Binary: both operands in the promoted (output) dtype. Max/Min take integer types only from
-    // opset 12: before that integers are compared with Greater/Less + Where (exact, no NaN there).
-    t2o_dtype out = output_dtype(ctx, 0, dt);
-    Value a = to_dtype(ctx, x, out), b = to_dtype(ctx, ctx.input(1), out);
-    if (is_float_dtype(out) || ctx.opset() >= 12) return ctx.set_output(0, ctx.op(is_max ? "Max" : "Min", {a, b}));
-    Value pick_a = ctx.op(is_max ? "Greater" : "Less", {a, b});
-    return ctx.set_output(0, ctx.op("Where", {pick_a, a, b}));
-  }
-
-  t2o_dtype compute = minmax_compute_dtype(dt);
-  Value in = cast_to(ctx, ctx.as_onnx(x), compute);
-  if (ctx.num_inputs() == 1) {  // every element
-    Value y = r == 0 ? in : reduce(ctx, reduce_op, in, {}, false);
-    return ctx.set_output(0, cast_back(ctx, y, compute, dt));
-  }
-  if (ctx.num_inputs() != 3) fail(ctx.kind() + ": unexpected overload with " + std::to_string(ctx.num_inputs()) + " inputs");
-  Value dim = ctx.input(1);
-  if (!dim.is_const()) unsupported(ctx.kind() + ": argument 'dim' computed at run time");
-  bool keepdim = ctx.input(2).to_bool();
-  if (r == 0) {  // values = x, indices = 0
-    ctx.set_output(0, cast_back(ctx, in, compute, dt));
-    return ctx.set_output(1, ctx.scalar_i64(0));
-  }
-  int64_t axis = normalize_axis(ctx, dim.to_int(), r);
-  Value values = reduce(ctx, reduce_op, in, {axis}, keepdim);
-  ctx.set_output(0, cast_back(ctx, values, compute, dt));
-  ctx.set_output(1, ctx.op(is_max ? "ArgMax" : "ArgMin", {in},
-                           {Attr::i("axis", axis), Attr::i("keepdims", keepdim ? 1 : 0)}));
-}
-
-void arg_symbolic(Ctx& ctx, const char* op_type) {
-  Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
-  Value in = cast_to(ctx, ctx.as_onnx(x), minmax_compute_dtype(x.dtype()));
-  Value dim = opt_input(ctx, 1);
-  bool keepdim = ctx.num_inputs() > 2 && ctx.input(2).to_bool();
-  ctx.set_output(0, arg_reduce(ctx, op_type, in, r, dim, keepdim));
-}
-
-}  // namespace
-
-T2O_SYMBOLIC("aten::max", 9) { max_min(ctx, true); }
-T2O_SYMBOLIC("aten::min", 9) { max_min(ctx, false); }
-T2O_SYMBOLIC("aten::argmax", 9) { arg_symbolic(ctx, "ArgMax"); }
-T2O_SYMBOLIC("aten::argmin", 9) { arg_symbolic(ctx, "ArgMin"); }
+T2O_SYMBOLIC("aten::max", 9) { t2o::pack::max_min(ctx, true); }
+T2O_SYMBOLIC("aten::min", 9) { t2o::pack::max_min(ctx, false); }
+T2O_SYMBOLIC("aten::argmax", 9) { t2o::pack::arg_symbolic(ctx, "ArgMax"); }
+T2O_SYMBOLIC("aten::argmin", 9) { t2o::pack::arg_symbolic(ctx, "ArgMin"); }

@@ -1,5 +1,6 @@
 // aten::lstm, aten::gru, aten::rnn_tanh, aten::rnn_relu -> one ONNX LSTM / GRU / RNN node per layer
-// (bidirectional = direction "bidirectional").
+// (bidirectional = direction "bidirectional"); the *_cell ops (nn.LSTMCell, ...) -> one node over a
+// length-1 sequence.
 //
 // PyTorch's flat weights (per layer, per direction: w_ih, w_hh, [b_ih, b_hh]) are re-laid out at
 // export time into ONNX's W [D, G*H, I], R [D, G*H, H], B [D, 2*G*H], with the gate blocks
@@ -189,8 +190,54 @@ void convert(Ctx& ctx, Cell cell) {
   if (lstm) ctx.set_output(2, cat0(ctx, cs));
 }
 
+// One ONNX node over a length-1 sequence: aten::lstm_cell(input, Tensor[] hx, w_ih, w_hh, b_ih?, b_hh?)
+// -> (h, c); gru_cell / rnn_*_cell(input, Tensor? hx, w_ih, w_hh, b_ih?, b_hh?) -> h. Inputs [B, I]
+// (nn.*Cell unsqueezes unbatched inputs before the call), states [B, H].
+void convert_cell(Ctx& ctx, Cell cell) {
+  const CellInfo ci = info(cell);
+  bool lstm = cell == Cell::Lstm;
+  Value x = ctx.input(0);
+  if (x.rank() != 2) unsupported(ctx.kind() + ": input of rank " + std::to_string(x.rank()) + " (expected 2)");
+  Value h0, c0;
+  if (lstm) {
+    Value hx = ctx.input(1);
+    if (hx.kind() != T2O_KIND_LIST)
+      unsupported(ctx.kind() + ": argument 'hx' is not a list the exporter can read (kind " +
+                  std::to_string((int)hx.kind()) + "; a Tensor[] constant needs host support)");
+    std::vector<Value> states = hx.items();
+    if (states.size() != 2) fail("aten::lstm_cell: hx should hold (h, c)");
+    h0 = initial_state(ctx, states[0]);
+    c0 = initial_state(ctx, states[1]);
+  } else {
+    h0 = initial_state(ctx, opt_input(ctx, 1));
+  }
+  std::vector<Value> params{ctx.input(2), ctx.input(3)};
+  Value b_ih = opt_input(ctx, 4), b_hh = opt_input(ctx, 5);
+  if (b_ih.valid() != b_hh.valid()) unsupported(ctx.kind() + ": only one of b_ih / b_hh given");
+  bool has_biases = b_ih.valid();
+  if (has_biases) params.insert(params.end(), {b_ih, b_hh});
+  int64_t hidden = params[1].rank() == 2 ? params[1].dim(1) : -1;
+  if (hidden < 0) unsupported(ctx.kind() + ": hidden size unknown (weight w_hh has no static shape)");
+  LayerWeights lw = layer_weights(ctx, params, 0, 1, has_biases, ci, hidden);
+  auto seq1 = [&](const Value& v) { return v.valid() ? unsqueeze(ctx, v, {0}) : Value(); };
+  std::vector<Value> in{seq1(x), lw.W, lw.R, lw.B, Value(), seq1(h0)};
+  if (lstm) in.push_back(seq1(c0));
+  while (!in.back().valid()) in.pop_back();
+  std::vector<Attr> attrs{Attr::i("hidden_size", hidden)};
+  if (cell == Cell::Gru) attrs.push_back(Attr::i("linear_before_reset", 1));
+  if (cell == Cell::RnnTanh || cell == Cell::RnnRelu)
+    attrs.push_back(Attr::strings("activations", {cell == Cell::RnnTanh ? "Tanh" : "Relu"}));
+  std::vector<Value> outs = ctx.op_n(ci.onnx, in, lstm ? 3 : 2, attrs);
+  ctx.set_output(0, squeeze(ctx, outs[1], {0}));  // Y_h [1, B, H]
+  if (lstm) ctx.set_output(1, squeeze(ctx, outs[2], {0}));
+}
+
 }  // namespace
 
+T2O_SYMBOLIC("aten::lstm_cell", 9) { convert_cell(ctx, Cell::Lstm); }
+T2O_SYMBOLIC("aten::gru_cell", 9) { convert_cell(ctx, Cell::Gru); }
+T2O_SYMBOLIC("aten::rnn_tanh_cell", 9) { convert_cell(ctx, Cell::RnnTanh); }
+T2O_SYMBOLIC("aten::rnn_relu_cell", 9) { convert_cell(ctx, Cell::RnnRelu); }
 T2O_SYMBOLIC("aten::lstm", 9) { convert(ctx, Cell::Lstm); }
 T2O_SYMBOLIC("aten::gru", 9) { convert(ctx, Cell::Gru); }
 T2O_SYMBOLIC("aten::rnn_tanh", 9) { convert(ctx, Cell::RnnTanh); }

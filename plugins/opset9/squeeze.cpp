@@ -5,4 +5,3 @@
 #include "common/shape_ops.hpp"
 
 T2O_SYMBOLIC("aten::squeeze", 9) { t2o::pack::squeeze_symbolic(ctx, false); }
-T2O_SYMBOLIC("aten::squeeze_", 9) { t2o::pack::squeeze_symbolic(ctx, false); }

@@ -41,5 +41,3 @@ void trilu_mask(Ctx& ctx, bool upper) {
 
 T2O_SYMBOLIC("aten::triu", 9) { trilu_mask(ctx, true); }
 T2O_SYMBOLIC("aten::tril", 9) { trilu_mask(ctx, false); }
-T2O_SYMBOLIC("aten::triu_", 9) { trilu_mask(ctx, true); }
-T2O_SYMBOLIC("aten::tril_", 9) { trilu_mask(ctx, false); }

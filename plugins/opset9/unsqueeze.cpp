@@ -5,4 +5,3 @@
 #include "common/shape_ops.hpp"
 
 T2O_SYMBOLIC("aten::unsqueeze", 9) { t2o::pack::unsqueeze_symbolic(ctx, false); }
-T2O_SYMBOLIC("aten::unsqueeze_", 9) { t2o::pack::unsqueeze_symbolic(ctx, false); }

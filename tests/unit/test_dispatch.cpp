@@ -171,11 +171,26 @@ TEST(Precedence, BundledAfterUserPathIsShadowed) {
 }
 
 TEST(Precedence, DifferentSinceNeverConflicts) {
+  for (Origin origin : {Origin::Bundled, Origin::UserPath}) {
+    Registry r;
+    ASSERT_EQ(r.add(make("aten::foo", 9, &sym_a), origin), "");
+    EXPECT_EQ(r.add(make("aten::foo", 10, &sym_b), origin), "");
+    EXPECT_EQ(fn_at(r, "aten::foo", 9), &sym_a);
+    EXPECT_EQ(fn_at(r, "aten::foo", 10), &sym_b);
+  }
+}
+
+// Explicit over bundled at every target: a user registration at 9 beats a bundled one at 10; below
+// the user's since_opset the bundled versions still serve.
+TEST(Precedence, ExplicitBeatsLaterBundledVersions) {
   Registry r;
   ASSERT_EQ(r.add(make("aten::foo", 9, &sym_a), Origin::UserPath), "");
   EXPECT_EQ(r.add(make("aten::foo", 10, &sym_b), Origin::Bundled), "");
+  EXPECT_EQ(r.add(make("aten::foo", 7, &sym_c), Origin::Bundled), "");
   EXPECT_EQ(fn_at(r, "aten::foo", 9), &sym_a);
-  EXPECT_EQ(fn_at(r, "aten::foo", 10), &sym_b);
+  EXPECT_EQ(fn_at(r, "aten::foo", 10), &sym_a);
+  EXPECT_EQ(fn_at(r, "aten::foo", 17), &sym_a);
+  EXPECT_EQ(fn_at(r, "aten::foo", 8), &sym_c);
 }
 
 TEST(Dispatch, AllIsOrdered) {

@@ -96,7 +96,8 @@ fs::path vendor_fixture(const std::string& name) {
 RunResult export_fixture(const fs::path& program, const fs::path& fx, const fs::path& out,
                          const std::vector<std::string>& extra) {
   std::vector<std::string> argv = {program.string(), "export", (fx / "model.pt").string(), "-o", out.string()};
-  for (const auto& s : read_meta(fx).at("cli_inputs")) {
+  const auto meta = read_meta(fx);  // kept alive: the loop below iterates into it
+  for (const auto& s : meta.at("cli_inputs")) {
     argv.push_back("--input");
     argv.push_back(s.get<std::string>());
   }

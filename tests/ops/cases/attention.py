@@ -17,6 +17,17 @@ class SelfAttn(torch.nn.Module):
         return (out, w) if self.need_weights else out
 
 
+class SelfAttnOut(torch.nn.Module):
+    """Scriptable: output only."""
+
+    def __init__(self, **kw):
+        super().__init__()
+        self.m = torch.nn.MultiheadAttention(16, 4, **kw)
+
+    def forward(self, x):
+        return self.m(x, x, x, need_weights=False)[0]
+
+
 class SelfAttnKpm(torch.nn.Module):
     def __init__(self, **kw):
         super().__init__()
@@ -107,7 +118,9 @@ CASES = [
     case("mha_fused_weights", SelfAttn(need_weights=True, batch_first=True), [xb]),
     case("mha_fused_head_weights", SelfAttn(need_weights=True, average=False, batch_first=True), [xb]),
     case("mha_fused_kpm", SelfAttnKpm(batch_first=True), [xb, kpm]),
-    case("mha_native_cross_kpm", NativeMha(), [xb, torch.randn(2, 7, 16), torch.randn(2, 7, 16), kpm7]),
+    case("mha_fused_weights_dyn", SelfAttn(need_weights=True, batch_first=True), [xb],
+         cli_args=("--dynamic-axes", "x=0,1")),
+    case("mha_native_cross_kpm", NativeMha(), [xb, torch.randn(2, 5, 16), torch.randn(2, 5, 16), kpm]),
     case("mha_native_weights_in", NativeMhaWeightsIn(),
          [xb, torch.randn(48, 16), torch.randn(48), torch.randn(16, 16), torch.randn(16)]),
     # slow path: other families' ops
@@ -120,7 +133,12 @@ CASES = [
     case("enc_layer_fused", EncLayer(batch_first=True), [xb]),
     case("enc_layer_fused_gelu_norm_first", EncLayer(batch_first=True, activation="gelu", norm_first=True), [xb]),
     case("enc_layer_fused_kpm", EncLayerKpm(batch_first=True), [xb, kpm]),
+    case("enc_layer_fused_kpm_dyn", EncLayerKpm(batch_first=True), [xb, kpm],
+         cli_args=("--dynamic-axes", "x=0,1", "--dynamic-axes", "kpm=0,1")),
     case("enc_layer_seq_first", EncLayer(), [xs]),
     case("dec_layer", DecLayer(), [xs, kv]),
+    # scripted: the fast-path checks stay as control flow (prim::If on is_grad_enabled, ...)
+    case("mha_script", SelfAttnOut(), [xs], method="script"),
+    case("enc_layer_script", EncLayer(batch_first=True), [xb], method="script"),
     case("dec_layer_bf_gelu", DecLayer(batch_first=True, activation="gelu"), [xb, torch.randn(2, 7, 16)]),
 ]

@@ -82,6 +82,8 @@ CASES = [
     case("max_binary", Fn(lambda x, y: torch.max(x, y)), [torch.randn(3, 4), torch.randn(4)]),
     case("min_binary", Fn(lambda x, y: torch.min(x, y)), [torch.randn(3, 4), torch.randn(3, 1)]),
     case("max_binary_int", Fn(lambda x, y: torch.max(x, y)), ints() + ints(), opsets=(9, 12, 13, 17)),
+    case("max_binary_bool", Fn(lambda x, y: torch.max(x > 0, y > 0)), x34() + x34(), opsets=(9, 12, 17)),
+    case("min_binary_mixed", Fn(lambda x, y: torch.min(x, y)), ints() + [torch.randn(3, 4)], opsets=(9, 12, 17)),
     case("aminmax", Fn(lambda x: torch.aminmax(x, dim=1)), x34()),
     case("aminmax_all", Fn(lambda x: torch.aminmax(x)), x34()),
     # argmax / argmin

@@ -47,6 +47,34 @@ class GruWeightsIn(torch.nn.Module):
         return torch._VF.gru(x, h0, [w_ih, w_hh, b_ih, b_hh], True, 1, 0.0, False, False, True)
 
 
+class CellState(torch.nn.Module):
+    """nn.GRUCell / nn.RNNCell with or without h, or nn.LSTMCell with (h, c)."""
+
+    def __init__(self, cell):
+        super().__init__()
+        self.cell = cell
+
+    def forward(self, x, *state):
+        if not state:
+            return self.cell(x)
+        return self.cell(x, state if len(state) == 2 else state[0])
+
+
+class LstmCellLoop(torch.nn.Module):
+    """An LSTMCell unrolled over 3 steps by tracing."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = torch.nn.LSTMCell(4, 5)
+
+    def forward(self, x, h, c):
+        ys = []
+        for t in range(x.size(0)):
+            h, c = self.cell(x[t], (h, c))
+            ys.append(h)
+        return torch.stack(ys), c
+
+
 def lstm(**kw):
     return torch.nn.LSTM(4, 5, **kw)
 
@@ -76,13 +104,25 @@ CASES = [
          method="script"),
     case("lstm_weights_in", LstmWeightsIn(),
          [x, torch.randn(2, 2, 5), torch.randn(2, 2, 5)] + [torch.randn(*s) for s in [(20, 4), (20, 5), (20,), (20,)] * 2]),
+    case("lstm_2l_bi_bf_state_dyn", LstmState(lstm(num_layers=2, bidirectional=True, batch_first=True)),
+         [xb, h4, torch.randn(4, 2, 5)],
+         cli_args=("--dynamic-axes", "x=0,1", "--dynamic-axes", "h0=1", "--dynamic-axes", "c0=1")),
     case("gru", Seq(gru()), [x]),
     case("gru_2l_bi", Seq(gru(num_layers=2, bidirectional=True)), [x]),
+    case("gru_2l_bi_dyn", Seq(gru(num_layers=2, bidirectional=True)), [x], cli_args=("--dynamic-axes", "x=0,1")),
     case("gru_nobias_bf", Seq(gru(bias=False, batch_first=True)), [xb]),
     case("gru_2l_bi_bf_state", SeqState(gru(num_layers=2, bidirectional=True, batch_first=True)), [xb, h4]),
     case("gru_script", Seq(gru(bidirectional=True)), [x], method="script"),
     case("gru_weights_in", GruWeightsIn(),
          [xb, h1] + [torch.randn(*s) for s in [(15, 4), (15, 5), (15,), (15,)]]),
+    # cells: weights are separate constants (re-laid out at export time)
+    case("lstm_cell", CellState(torch.nn.LSTMCell(4, 5)), [x[0], h1[0], torch.randn(2, 5)]),
+    case("lstm_cell_unbatched", CellState(torch.nn.LSTMCell(4, 5)), [x[0, 0], h1[0, 0], torch.randn(5)]),
+    case("lstm_cell_loop", LstmCellLoop(), [x, h1[0], torch.randn(2, 5)]),
+    case("gru_cell", CellState(torch.nn.GRUCell(4, 5)), [x[0]]),
+    case("gru_cell_state", CellState(torch.nn.GRUCell(4, 5)), [x[0], h1[0]]),
+    case("rnn_tanh_cell_state", CellState(torch.nn.RNNCell(4, 5)), [x[0], h1[0]]),
+    case("rnn_relu_cell_nobias", CellState(torch.nn.RNNCell(4, 5, bias=False, nonlinearity="relu")), [x[0], h1[0]]),
     case("rnn_tanh", Seq(rnn()), [x]),
     case("rnn_tanh_2l_bi_state", SeqState(rnn(num_layers=2, bidirectional=True)), [x, h4]),
     case("rnn_relu_bi_bf", Seq(rnn(nonlinearity="relu", bidirectional=True, batch_first=True)), [xb]),

@@ -122,4 +122,8 @@ CASES = [
     case("gpt_decoder", Gpt(), [ids1], rtol=2e-3),
     case("gpt_decoder_mha", GptMha(), [ids1], rtol=2e-3),
     case("lstm_tagger", LstmTagger(), [ids2], rtol=2e-3),
+    # dynamic batch (the position table fixes the sequence length of the encoder models)
+    case("bert_encoder_dyn", Bert(), [ids2], rtol=2e-3, cli_args=("--dynamic-axes", "ids=0")),
+    case("gpt_decoder_dyn", Gpt(), [ids1], rtol=2e-3, cli_args=("--dynamic-axes", "ids=0")),
+    case("lstm_tagger_dyn", LstmTagger(), [ids2], rtol=2e-3, cli_args=("--dynamic-axes", "ids=0,1")),
 ]

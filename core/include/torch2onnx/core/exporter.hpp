@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -41,12 +42,21 @@ struct DynamicAxes {
 // Parses "NAME=AXES"; throws ExportError naming the spec on malformed input.
 DynamicAxes parse_dynamic_axes(const std::string& text);
 
+// What export does with a node no symbolic converts (as torch.onnx's operator_export_type).
+enum class OperatorExportType {
+  Onnx,          // strict: every op must convert (default)
+  AtenFallback,  // emit an ATen node (domain org.pytorch.aten, attribute `operator`) instead
+  Fallthrough,   // emit the op as a node of its own TorchScript namespace as domain
+};
+OperatorExportType parse_operator_export_type(const std::string& text);
+
 struct ExportOptions {
   int64_t opset = kDefaultOpset;
   std::vector<InputSpec> inputs;
   std::vector<std::string> input_names;   // empty: forward()'s argument names
   std::vector<std::string> output_names;  // empty: output_0, output_1, ...
   std::vector<DynamicAxes> dynamic_axes;
+  OperatorExportType operator_export_type = OperatorExportType::Onnx;
   std::string producer_version = "0.1.0";
   // Target version of custom ONNX domains (--custom-opset DOMAIN=VERSION): selects the symbolics
   // registered for that domain as --opset does for the default domain, and goes into opset_import.
@@ -60,7 +70,38 @@ struct ExportStats {
   size_t onnx_nodes = 0;
   size_t initializers = 0;
   size_t initializer_bytes = 0;
+  size_t fallback_nodes = 0;  // ops emitted by --operator-export-type aten-fallback/fallthrough
 };
+
+// One kind of op that cannot be converted, as `torch2onnx check` reports it.
+struct UnconvertibleOp {
+  std::string op;        // "aten::upsample_bicubic2d"
+  std::string overload;  // "vec" or ""
+  std::string schema;    // the overload's schema, "" if unknown
+  // no_symbolic: no pack converts it; needs_opset: only from min_opset on; symbolic_refused: the
+  // symbolic refused these arguments; symbolic_failed: the symbolic failed; unknown_custom_op: a
+  // custom op whose schema no pack declares (libtorch cannot load the model).
+  std::string reason;
+  std::string message;   // the symbolic's own message, or a sentence for the other reasons
+  std::optional<int64_t> min_opset;
+  size_t count = 0;
+  std::vector<std::string> locations;  // the first few
+};
+
+struct CheckReport {
+  std::string model;
+  int64_t opset = kDefaultOpset;
+  bool symbolics_run = false;  // false when no --input was given: only symbolic lookup was checked
+  bool loaded = true;          // false when unknown custom ops kept libtorch from loading the model
+  size_t nodes = 0;            // TorchScript nodes looked at (constants excluded)
+  size_t unconvertible_nodes = 0;
+  std::vector<UnconvertibleOp> ops;  // sorted by count, descending
+};
+
+// A dry run of export that keeps going after failures and reports every op that cannot be converted.
+// Throws ExportError for an unreadable model or bad options.
+CheckReport check_model(const std::string& model_path, const ExportOptions& options,
+                        const t2o::registry::Registry& registry);
 
 // Converts model_path to out_path. No partial file is ever left at out_path.
 ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,

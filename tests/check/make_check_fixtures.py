@@ -1,0 +1,56 @@
+#!/usr/bin/python3
+"""Fixtures for `torch2onnx check` and the fallback export modes (Debian's /usr/bin/python3).
+
+    /usr/bin/python3 tests/check/make_check_fixtures.py OUT_DIR
+
+Writes OUT_DIR/several_ops.pt: a traced model with several kinds of unconvertible ops:
+  aten::logcumsumexp x2 and aten::i0 x1 (no pack converts them), aten::round x1 (only from opset 11),
+  aten::dropout with train=True (the symbolic refuses: only eval-mode dropout converts);
+OUT_DIR/custom_ops.pt: a scripted model calling custom ops t2ocheck::op_a (x2) and t2ocheck::op_b
+(x1), defined here with torch.library but unknown to torch2onnx (no pack declares them).
+"""
+import os
+import sys
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    class SeveralOps(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 4, 3, padding=1)
+
+        def forward(self, x):
+            y = self.conv(x)
+            a = torch.logcumsumexp(y, 1)
+            b = torch.special.i0(y)
+            c = torch.round(y)
+            d = torch.logcumsumexp(a, 2)
+            e = F.dropout(y, 0.5, training=True)
+            return a + b + c + d, e
+
+    torch.manual_seed(0)
+    torch.jit.trace(SeveralOps().eval(), torch.randn(1, 3, 7, 7)).save(os.path.join(out, "several_ops.pt"))
+
+    lib = torch.library.Library("t2ocheck", "DEF")
+    lib.define("op_a(Tensor x, float alpha) -> Tensor")
+    lib.define("op_b(Tensor x) -> Tensor")
+    lib.impl("op_a", lambda x, alpha: x * alpha, "CPU")
+    lib.impl("op_b", lambda x: x + 1, "CPU")
+
+    class CustomOps(nn.Module):
+        def forward(self, x):
+            y = torch.ops.t2ocheck.op_a(x, 2.0)
+            y = torch.ops.t2ocheck.op_b(y)
+            return torch.relu(torch.ops.t2ocheck.op_a(y, 0.5))
+
+    torch.jit.script(CustomOps()).save(os.path.join(out, "custom_ops.pt"))
+
+
+if __name__ == "__main__":
+    main()

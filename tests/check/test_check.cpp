@@ -1,0 +1,171 @@
+// `torch2onnx check` lists every unconvertible op at once; the fallback export modes emit them.
+#include <gtest/gtest.h>
+
+#include "e2e_util.hpp"
+
+#include <fstream>
+#include <iterator>
+
+namespace t2o_e2e {
+namespace {
+
+fs::path check_fixtures() {
+  static const fs::path dir = [] {
+    const fs::path d = work_dir() / "check";
+    const RunResult made =
+        run({python(), (source_dir() / "tests" / "check" / "make_check_fixtures.py").string(), d.string()});
+    EXPECT_EQ(made.exit_code, 0) << made.describe();
+    return d;
+  }();
+  return dir;
+}
+
+RunResult check(const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {cli().string(), "check"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run(args);
+}
+
+const nlohmann::json* find_op(const nlohmann::json& report, const std::string& op) {
+  for (const auto& o : report.at("ops"))
+    if (o.at("op") == op) return &o;
+  return nullptr;
+}
+
+TEST(Check, ListsEveryUnconvertibleOpWithCountsAndReasons) {
+  const fs::path model = check_fixtures() / "several_ops.pt";
+  const RunResult r = check({model.string(), "--input", "float32[1,3,7,7]", "--opset", "9", "--json"});
+  ASSERT_EQ(r.exit_code, 1) << r.describe();
+  const auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report.at("schema_version"), 1);
+  EXPECT_EQ(report.at("convertible"), false);
+  EXPECT_EQ(report.at("symbolics_run"), true);
+  ASSERT_EQ(report.at("ops").size(), 4u) << r.out;
+
+  const auto* lcse = find_op(report, "aten::logcumsumexp");
+  ASSERT_NE(lcse, nullptr) << r.out;
+  EXPECT_EQ(lcse->at("count"), 2);
+  EXPECT_EQ(lcse->at("reason"), "no_symbolic");
+  EXPECT_EQ(lcse->at("locations").size(), 2u);
+  EXPECT_NE(lcse->at("schema").get<std::string>().find("aten::logcumsumexp("), std::string::npos);
+
+  const auto* i0 = find_op(report, "aten::i0");
+  ASSERT_NE(i0, nullptr) << r.out;
+  EXPECT_EQ(i0->at("count"), 1);
+
+  const auto* round = find_op(report, "aten::round");
+  ASSERT_NE(round, nullptr) << r.out;
+  EXPECT_EQ(round->at("reason"), "needs_opset");
+  EXPECT_EQ(round->at("min_opset"), 11);
+
+  const auto* pool = find_op(report, "aten::dropout");
+  ASSERT_NE(pool, nullptr) << r.out;
+  EXPECT_EQ(pool->at("reason"), "symbolic_refused");
+  EXPECT_FALSE(pool->at("message").get<std::string>().empty());
+  // Sorted by count.
+  EXPECT_EQ(report.at("ops")[0].at("op"), "aten::logcumsumexp");
+  EXPECT_EQ(report.at("unconvertible_nodes"), 5);
+}
+
+TEST(Check, HumanTableHasEveryOpAndASummary) {
+  const fs::path model = check_fixtures() / "several_ops.pt";
+  const RunResult r = check({model.string(), "--input", "float32[1,3,7,7]", "--opset", "9"});
+  ASSERT_EQ(r.exit_code, 1) << r.describe();
+  for (const char* s : {"aten::logcumsumexp", "aten::i0", "aten::round", "needs --opset 11",
+                        "aten::dropout", "refused:", "4 op kind(s), 5 of"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.describe();
+}
+
+TEST(Check, AtTheOpsetItNeedsRoundConverts) {
+  const RunResult r = check({(check_fixtures() / "several_ops.pt").string(), "--input", "float32[1,3,7,7]",
+                             "--opset", "11", "--json"});
+  ASSERT_EQ(r.exit_code, 1) << r.describe();
+  const auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(find_op(report, "aten::round"), nullptr) << r.out;
+  EXPECT_EQ(report.at("ops").size(), 3u);
+}
+
+TEST(Check, WithoutInputsChecksSymbolicsOnly) {
+  const RunResult r = check({(check_fixtures() / "several_ops.pt").string(), "--opset", "9", "--json"});
+  ASSERT_EQ(r.exit_code, 1) << r.describe();
+  const auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report.at("symbolics_run"), false);
+  EXPECT_EQ(report.at("ops").size(), 3u) << r.out;  // the refusal needs the symbolic to run
+}
+
+TEST(Check, CustomOpsNoPackDeclaresAreAllListed) {
+  const RunResult r = check({(check_fixtures() / "custom_ops.pt").string(), "--json"});
+  ASSERT_EQ(r.exit_code, 1) << r.describe();
+  const auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report.at("loaded"), false);
+  const auto* a = find_op(report, "t2ocheck::op_a");
+  const auto* b = find_op(report, "t2ocheck::op_b");
+  ASSERT_NE(a, nullptr) << r.out;
+  ASSERT_NE(b, nullptr) << r.out;
+  EXPECT_EQ(a->at("count"), 2);
+  EXPECT_EQ(b->at("count"), 1);
+  EXPECT_EQ(a->at("reason"), "unknown_custom_op");
+  EXPECT_NE(a->at("locations")[0].get<std::string>().find("code/"), std::string::npos);
+}
+
+TEST(Check, ExportNamesEveryUnknownCustomOp) {
+  const fs::path out = fresh_out_dir() / "c.onnx";
+  const RunResult r = run({cli().string(), "export", (check_fixtures() / "custom_ops.pt").string(), "-o",
+                           out.string(), "--input", "float32[4]"});
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.describe();
+  EXPECT_NE(r.err.find("t2ocheck::op_a (2 calls"), std::string::npos) << r.describe();
+  EXPECT_NE(r.err.find("t2ocheck::op_b (1 call"), std::string::npos) << r.describe();
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(Check, ConvertibleModelExitsZero) {
+  const fs::path fx = fixture("tiny_cnn");
+  const auto meta = read_meta(fx);
+  const RunResult r = check({(fx / "model.pt").string(), "--input", meta.at("cli_inputs")[0].get<std::string>()});
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("nodes convert at opset 17"), std::string::npos) << r.describe();
+}
+
+TEST(Check, UnreadableModelOrBadUsageExitsTwo) {
+  EXPECT_EQ(check({(work_dir() / "no_such_model.pt").string()}).exit_code, 2);
+  EXPECT_EQ(check({}).exit_code, 2);
+  EXPECT_EQ(check({(check_fixtures() / "several_ops.pt").string(), "--bogus"}).exit_code, 2);
+}
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class Fallback : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Fallback, ExportsUnconvertibleOpsAsNodesOfTheirDomain) {
+  const std::string mode = GetParam();
+  const fs::path out = fresh_out_dir() / "fallback.onnx";
+  // At opset 11 the refused training-mode dropout also falls back; everything else converts.
+  const RunResult r = run({cli().string(), "export", (check_fixtures() / "several_ops.pt").string(), "-o",
+                           out.string(), "--input", "float32[1,3,7,7]", "--opset", "11",
+                           "--operator-export-type", mode});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();  // the ONNX checker passed inside the CLI
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.describe();
+  const std::string bytes = read_all(out);
+  if (mode == "aten-fallback") {
+    EXPECT_NE(bytes.find("org.pytorch.aten"), std::string::npos);
+    EXPECT_NE(bytes.find("ATen"), std::string::npos);
+    EXPECT_NE(bytes.find("logcumsumexp"), std::string::npos);  // the `operator` attribute
+    EXPECT_NE(bytes.find("overload_name"), std::string::npos);
+  } else {
+    EXPECT_NE(bytes.find("logcumsumexp"), std::string::npos);  // op_type in domain "aten"
+    EXPECT_EQ(bytes.find("org.pytorch.aten"), std::string::npos);
+  }
+  EXPECT_NE(bytes.find("dropout"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, Fallback, ::testing::Values("aten-fallback", "fallthrough"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param == "aten-fallback" ? std::string("AtenFallback") : std::string("Fallthrough");
+                         });
+
+}  // namespace
+}  // namespace t2o_e2e
