@@ -2,11 +2,43 @@
 
 #include <torch2onnx/core/exporter.hpp>
 
+#include <chrono>
 #include <iostream>
+#include <unistd.h>
 
 namespace t2o::cli {
 
 namespace {
+
+// A progress line on a terminal's stderr, shown only once an export has taken a second: phases, nodes
+// converted, megabytes written. Redrawn in place; cleared before any other message.
+class ProgressLine {
+ public:
+  void update(const std::string& phase, uint64_t done, uint64_t total) {
+    auto now = std::chrono::steady_clock::now();
+    if (now - start_ < std::chrono::seconds(1)) return;
+    if (phase == last_phase_ && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    last_phase_ = phase;
+    std::string text = "torch2onnx: " + phase;
+    if (total && phase == "write")
+      text += " " + std::to_string(done >> 20) + "/" + std::to_string(total >> 20) + " MB";
+    else if (total)
+      text += " " + std::to_string(done) + "/" + std::to_string(total) + " nodes";
+    std::cerr << "\r" << text << std::string(width_ > text.size() ? width_ - text.size() : 0, ' ') << std::flush;
+    width_ = text.size();
+  }
+  void clear() {
+    if (!width_) return;
+    std::cerr << "\r" << std::string(width_, ' ') << "\r" << std::flush;
+    width_ = 0;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_;
+  std::string last_phase_;
+  size_t width_ = 0;
+};
 
 const char* kExportHelp =
     "usage: torch2onnx export MODEL.pt -o OUT.onnx [options]\n"
@@ -32,7 +64,8 @@ const char* kExportHelp =
     "  --custom-opset DOMAIN=V  target version V of custom ONNX domain DOMAIN (repeatable); selects\n"
     "                           the packs' symbolics for that domain as --opset does for the default\n"
     "                           domain; the domain's opset_import says V\n"
-    "  -q, --quiet              no warnings or summary\n";
+    "  --external-data          weights in OUT.onnx.data beside the model (automatic above 2 GB)\n"
+    "  -q, --quiet              no warnings, progress or summary\n";
 
 }  // namespace
 
@@ -73,6 +106,8 @@ int run_export(Args& args) {
       int64_t version = parse_int("--custom-opset " + domain, value.substr(eq + 1));
       if (version < 1) throw UsageError("--custom-opset " + domain + ": the version must be >= 1");
       options.custom_opsets[domain] = version;
+    } else if (args.flag("--external-data")) {
+      options.external_data = true;
     } else if (args.flag("-q") || args.flag("--quiet")) {
       quiet = true;
     } else {
@@ -87,8 +122,20 @@ int run_export(Args& args) {
   t2o::registry::Registry registry;
   load_plugins(registry, plugin_dirs);
   if (!quiet) warn_refused(registry);
-  if (!quiet) options.warn = [](const std::string& m) { print_warning(m); };
+  ProgressLine progress;
+  if (!quiet) {
+    options.warn = [&progress](const std::string& m) {
+      progress.clear();
+      print_warning(m);
+    };
+    if (isatty(2)) options.progress = [&progress](const std::string& phase, uint64_t done, uint64_t total) {
+      progress.update(phase, done, total);
+    };
+  }
   auto stats = t2o::core::export_model(model, out, options, registry);
+  progress.clear();
+  if (!quiet && stats.external_data)
+    std::cerr << "torch2onnx: weights written to " << stats.data_path << " (ONNX external data)" << std::endl;
   if (!quiet)
     std::cerr << "torch2onnx: wrote " << out << " (opset " << options.opset << ", " << stats.onnx_nodes
               << " nodes from " << stats.torch_nodes << " TorchScript nodes, " << stats.initializers

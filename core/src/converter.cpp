@@ -345,13 +345,22 @@ void Converter::add_constant(torch::jit::Node* node) {
       items.push_back(add(std::move(item)));
     }
     r.items = std::move(items);
-  } else if (iv->isTensorList()) {
-    // e.g. the flat weight list of a frozen LSTM: a list of constant tensors.
+  } else if (iv->isTensorList() || iv->isList()) {
+    // e.g. the flat weight list of a frozen LSTM, or the List[Optional[Tensor]] indices of x[[0, 2]].
     r.kind = T2O_KIND_LIST;
     std::vector<t2o_value> items;
     size_t k = 0;
-    for (const at::Tensor& t : iv->toTensorVector()) {
+    for (const c10::IValue& element : iv->toListRef()) {
       ValueRec item;
+      if (element.isNone()) {
+        item.kind = T2O_KIND_NONE;
+        item.constant = true;
+        items.push_back(add(std::move(item)));
+        continue;
+      }
+      if (!element.isTensor())
+        throw ExportError("constant list of " + element.tagKind() + " at " + location_of(node) + " is not supported");
+      const at::Tensor& t = element.toTensor();
       item.kind = T2O_KIND_TENSOR;
       item.constant = true;
       item.tensor = t.is_contiguous() ? t : t.contiguous();
@@ -691,7 +700,12 @@ void Converter::convert() {
   fold_static_shapes(model_.graph, types_);
   add_graph_inputs();
   if (!check_mode_ && options_.operator_export_type == OperatorExportType::Onnx) check_convertible();
+  size_t total = 0, done = 0;
+  if (options_.progress)
+    for (auto* node : model_.graph->nodes()) total += node->kind() != c10::prim::Constant;
   for (auto* node : model_.graph->nodes()) {
+    if (options_.progress && node->kind() != c10::prim::Constant && ++done % 256 == 0)
+      options_.progress("convert", done, total);
     if (node->kind() == c10::prim::Constant) {
       add_constant(node);
       continue;
@@ -1012,7 +1026,7 @@ std::string Converter::origin_of(const std::string& onnx_node) const {
   return it == pack_of_node_.end() ? std::string() : it->second;
 }
 
-onnx::ModelProto Converter::build_model() {
+onnx::ModelProto Converter::build_model(std::vector<StreamedTensor>* streamed) {
   onnx::ModelProto model;
   model.set_ir_version(8);  // ONNX 1.12 (opsets up to 17)
   model.set_producer_name("torch2onnx");
@@ -1028,12 +1042,29 @@ onnx::ModelProto Converter::build_model() {
     t->set_name(init.name);
     t->set_data_type(init.dtype);
     for (auto d : init.dims) t->add_dims(d);
-    t->set_raw_data(init.tensor.data_ptr(), init.tensor.nbytes());
-    stats_.initializer_bytes += init.tensor.nbytes();
-    init.tensor = at::Tensor();  // copied into the model: let go of our reference
+    size_t n = init.tensor.nbytes();
+    stats_.initializer_bytes += n;
+    if (n >= kStreamThresholdBytes) {
+      // Large: the bytes stay in the tensor until the writer streams them to the file; meanwhile a
+      // graph input of the same type and shape stands in for it.
+      graph_.mutable_initializer()->RemoveLast();
+      auto* in = graph_.add_input();
+      in->set_name(init.name);
+      auto* tt = in->mutable_type()->mutable_tensor_type();
+      tt->set_elem_type(init.dtype);
+      auto* shape = tt->mutable_shape();
+      for (auto d : init.dims) shape->add_dim()->set_dim_value(d);
+      streamed->push_back({init.name, init.dtype, init.dims, init.tensor});
+    } else {
+      t->set_raw_data(init.tensor.data_ptr(), n);
+    }
+    init.tensor = at::Tensor();
   }
   stats_.initializers = initializers_.size();
   initializers_.clear();
+  // The value table's constants may hold the same tensors: drop them so the writer's references are the last.
+  values_.clear();
+  initializer_of_.clear();
   *model.mutable_graph() = std::move(graph_);
   return model;
 }

@@ -3,6 +3,7 @@
 #define TORCH2ONNX_CORE_CONVERTER_HPP
 
 #include "model_loader.hpp"
+#include "model_writer.hpp"
 #include "torch2onnx/core/exporter.hpp"
 
 #include <torch2onnx/plugin.h>
@@ -101,8 +102,9 @@ class Converter {
   // Check mode without example inputs: records the nodes no symbolic is registered for.
   void scan_missing();
   const std::vector<NodeFailure>& failures() const { return failures_; }
-  // Builds the ModelProto (initializers moved in, released from the converter as they go).
-  onnx::ModelProto build_model();
+  // Builds the model skeleton: small initializers inline, large ones as placeholders whose tensors
+  // go to `streamed` (written by write_model). The converter lets go of every tensor it held.
+  onnx::ModelProto build_model(std::vector<StreamedTensor>* streamed);
 
   const ExportStats& stats() const { return stats_; }
   // "aten::op at LOCATION (pack P)" for an emitted ONNX node name, to attribute checker errors.

@@ -3,6 +3,7 @@
 
 #include "converter.hpp"
 #include "model_loader.hpp"
+#include "model_writer.hpp"
 
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
@@ -56,25 +57,6 @@ std::string one_line(std::string s) {
   return s;
 }
 
-// Writes beside the target, then renames: readers never see a partial file.
-void write_atomically(const onnx::ModelProto& model, const std::string& out_path) {
-  std::string tmp = out_path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw ExportError("cannot create " + tmp);
-    bool ok = model.SerializeToOstream(&out);
-    out.close();
-    if (!ok || !out) {
-      std::remove(tmp.c_str());
-      throw ExportError("writing " + out_path + " failed (disk full, or the model exceeds protobuf's 2 GB limit)");
-    }
-  }
-  if (std::rename(tmp.c_str(), out_path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw ExportError("cannot rename " + tmp + " to " + out_path);
-  }
-}
-
 }  // namespace
 
 ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
@@ -84,18 +66,27 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
   check_output_path(out_path);
   declare_custom_ops(registry, options.warn);  // before loading: the model may call the packs' custom ops
+  auto phase = [&](const char* name) {
+    if (options.progress) options.progress(name, 0, 0);
+  };
+  phase("load");
   auto module = load_torchscript(model_path);
+  phase("prepare");
   auto prepared = prepare(std::move(module), model_path);
   Converter conv(registry, options, prepared, model_path);
+  phase("run");
   {
     CustomOpExampleRun example_run;  // placeholder kernels of custom ops follow their shape rule here only
     conv.record_types();
   }
+  phase("convert");
   conv.convert();
-  onnx::ModelProto model = conv.build_model();
+  std::vector<StreamedTensor> streamed;
+  onnx::ModelProto model = conv.build_model(&streamed);
   // The frozen module's weights now live in the model; release the module before checking and writing.
   prepared = PreparedModel();
 
+  phase("check");
   try {
     // The checker prints warnings (e.g. on fallback ATen nodes) to std::cerr: keep stderr to one line.
     std::ostringstream checker_chatter;
@@ -121,8 +112,15 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
     if (specialized.size() > 5)
       options.warn("size specialized: and " + std::to_string(specialized.size() - 5) + " more op(s)");
   }
-  write_atomically(model, out_path);
-  return conv.stats();
+  if (options.progress) options.progress("write", 0, 0);
+  auto written = write_model(model, streamed, out_path, options.external_data, [&](uint64_t done, uint64_t total) {
+    if (options.progress) options.progress("write", done, total);
+  });
+  auto stats = conv.stats();
+  stats.external_data = written.external;
+  stats.data_path = written.data_path;
+  stats.bytes_written = written.bytes_written;
+  return stats;
 }
 
 CheckReport check_model(const std::string& model_path, const ExportOptions& options,

@@ -96,7 +96,8 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
     torch::jit::RemoveListMutation(graph);
     torch::jit::RemoveTensorMutation(graph);
     torch::jit::LowerAllTuples(graph);
-    torch::jit::ConstantPropagationImmutableTypes(graph);
+    // Full constant propagation: also resolves `if x is None` branches on arguments frozen to None.
+    torch::jit::ConstantPropagation(graph);
     torch::jit::EliminateDeadCode(graph);
   } catch (const std::exception& e) {
     throw ExportError(path + ": preparing the graph failed: " + first_line(e.what()));

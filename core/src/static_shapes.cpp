@@ -6,6 +6,8 @@
 #include <torch/csrc/jit/passes/constant_propagation.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
 
+#include <unordered_set>
+
 namespace t2o::core {
 
 namespace {
@@ -21,18 +23,13 @@ bool all_static(const TensorInfo& info) {
   return true;
 }
 
-// An If whose taken branch can only raise (a TorchScript assertion) says nothing ONNX can run.
+// An If with no results whose blocks do nothing but raise (a TorchScript assertion, often with the
+// message it formats) says nothing ONNX can run.
 bool is_assertion(torch::jit::Node* node) {
   if (node->kind() != c10::prim::If || !node->outputs().empty()) return false;
-  for (auto* block : node->blocks()) {
-    bool raises = false, other = false;
-    for (auto* n : block->nodes()) {
-      if (n->kind() == c10::prim::RaiseException) raises = true;
-      else if (n->kind() != c10::prim::Constant) other = true;
-    }
-    if (other) return false;
-    (void)raises;
-  }
+  for (auto* block : node->blocks())
+    for (auto* n : block->nodes())
+      if (n->kind() != c10::prim::RaiseException && n->hasSideEffects()) return false;
   return true;
 }
 
@@ -50,6 +47,31 @@ void fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
   for (auto* node : graph->nodes()) {
     if (node->outputs().size() != 1) continue;
     auto kind = node->kind();
+    // The export context: no autograd, no autocast, dense CPU tensors. Folding these resolves the
+    // fast-path/slow-path branches scripted modules (MultiheadAttention, Transformer layers) carry.
+    static const std::unordered_set<std::string> always_false = {
+        "aten::is_grad_enabled", "aten::is_autocast_enabled", "aten::is_autocast_cpu_enabled",
+        "prim::is_cuda", "prim::requires_grad", "prim::is_nested", "prim::is_sparse", "prim::is_mkldnn",
+        "prim::is_quantized", "prim::is_meta", "prim::is_vulkan", "prim::is_xpu", "prim::is_mps",
+        "prim::is_sparse_csr", "prim::is_ort", "prim::is_ipu", "prim::is_hpu", "prim::is_xla", "prim::is_lazy"};
+    if (always_false.count(kind.toQualString())) {
+      replace_with(node, false);
+      continue;
+    }
+    // `x is None` on a value that cannot be None.
+    if ((kind == c10::aten::__is__ || kind == c10::aten::__isnot__) && node->inputs().size() == 2) {
+      auto none = [](torch::jit::Value* v) { return v->type()->kind() == c10::TypeKind::NoneType; };
+      auto never_none = [](torch::jit::Value* v) {
+        auto k = v->type()->kind();
+        return k != c10::TypeKind::NoneType && k != c10::TypeKind::OptionalType && k != c10::TypeKind::AnyType;
+      };
+      auto* a = node->input(0);
+      auto* b = node->input(1);
+      if ((none(a) && never_none(b)) || (none(b) && never_none(a))) {
+        replace_with(node, kind == c10::aten::__isnot__);
+        continue;
+      }
+    }
     if (kind == c10::aten::dim && node->inputs().size() == 1) {
       if (auto* info = info_of(types, node->input(0))) replace_with(node, (int64_t)info->dims.size());
     } else if (kind == c10::aten::size && node->inputs().size() == 1) {

@@ -29,7 +29,7 @@ Value full_sizes(Ctx& ctx, const Interp& I) {
 
 void resize(Ctx& ctx, size_t n, const std::string& mode, bool has_align, bool exact = false) {
   Interp I = parse_interp(ctx, n, has_align);
-  std::vector<Attr> attrs{Attr::s("mode", mode == "nearest" ? "nearest" : mode)};
+  std::vector<Attr> attrs{Attr::s("mode", mode)};
   if (mode == "nearest") {
     attrs.push_back(Attr::s("coordinate_transformation_mode", exact ? "half_pixel" : "asymmetric"));
     attrs.push_back(Attr::s("nearest_mode", exact ? "round_prefer_ceil" : "floor"));

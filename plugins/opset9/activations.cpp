@@ -153,6 +153,15 @@ void shrink(Ctx& ctx, bool soft) {
   ctx.set_output(0, ctx.op("Shrink", {ctx.input(0)}, {Attr::f("lambd", l), Attr::f("bias", soft ? l : 0.0)}));
 }
 
+// celu(x) = max(0,x) + min(0, alpha*(exp(x/alpha)-1)) = alpha * elu(x/alpha) (Celu needs opset 12)
+void celu(Ctx& ctx) {
+  double alpha = ctx.num_inputs() > 1 ? const_number(ctx, 1, "alpha") : 1.0;
+  Value x = ctx.input(0);
+  t2o_dtype dt = x.dtype();
+  Value y = ctx.op("Elu", {mul_const(ctx, x, dt, 1.0 / alpha)}, {Attr::f("alpha", 1.0)});
+  ctx.set_output(0, alpha == 1.0 ? y : mul_const(ctx, y, dt, alpha));
+}
+
 }  // namespace
 
 T2O_SYMBOLIC("aten::relu", 9) { unary(ctx, "Relu"); }
@@ -171,14 +180,7 @@ T2O_SYMBOLIC("aten::elu", 9) { elu(ctx); }
 T2O_SYMBOLIC("aten::elu_", 9) { elu(ctx); }
 T2O_SYMBOLIC("aten::selu", 9) { unary(ctx, "Selu"); }
 T2O_SYMBOLIC("aten::selu_", 9) { unary(ctx, "Selu"); }
-T2O_SYMBOLIC("aten::celu", 9) {
-  double alpha = ctx.num_inputs() > 1 ? const_number(ctx, 1, "alpha") : 1.0;
-  // celu(x) = max(0,x) + min(0, alpha*(exp(x/alpha)-1)) = elu(x/alpha)*alpha
-  Value x = ctx.input(0);
-  t2o_dtype dt = x.dtype();
-  Value y = ctx.op("Elu", {mul_const(ctx, x, dt, 1.0 / alpha)}, {Attr::f("alpha", 1.0)});
-  ctx.set_output(0, alpha == 1.0 ? y : mul_const(ctx, y, dt, alpha));
-}
+T2O_SYMBOLIC("aten::celu", 9) { celu(ctx); }
 T2O_SYMBOLIC("aten::gelu", 9) { gelu(ctx); }
 T2O_SYMBOLIC("aten::silu", 9) { silu(ctx); }
 T2O_SYMBOLIC("aten::silu_", 9) { silu(ctx); }
@@ -203,12 +205,6 @@ T2O_SYMBOLIC("aten::hardshrink", 9) { shrink(ctx, false); }
 T2O_SYMBOLIC("aten::threshold", 9) { threshold(ctx); }
 T2O_SYMBOLIC("aten::threshold_", 9) { threshold(ctx); }
 T2O_SYMBOLIC("aten::gelu_", 9) { gelu(ctx); }
-T2O_SYMBOLIC("aten::celu_", 9) {
-  double alpha = ctx.num_inputs() > 1 ? const_number(ctx, 1, "alpha") : 1.0;
-  Value x = ctx.input(0);
-  t2o_dtype dt = x.dtype();
-  Value y = ctx.op("Elu", {mul_const(ctx, x, dt, 1.0 / alpha)}, {Attr::f("alpha", 1.0)});
-  ctx.set_output(0, alpha == 1.0 ? y : mul_const(ctx, y, dt, alpha));
-}
+T2O_SYMBOLIC("aten::celu_", 9) { celu(ctx); }
 T2O_SYMBOLIC("aten::mish_", 9) { mish(ctx); }
 T2O_SYMBOLIC("aten::softplus_", 9) { softplus(ctx); }

@@ -140,3 +140,9 @@ T2O_SYMBOLIC("aten::ScalarImplicit", 9) {
   t2o_dtype d = ctx.input(0).dtype();
   tensor_to_scalar(ctx, is_float_dtype(d) ? T2O_KIND_FLOAT : d == T2O_DTYPE_BOOL ? T2O_KIND_BOOL : T2O_KIND_INT);
 }
+
+// prim::device(Tensor) -> Device: ONNX has one device; consumers (zeros(..., device=...)) ignore it.
+T2O_SYMBOLIC("prim::device", 9) { ctx.set_output(0, ctx.make_none()); }
+
+// prim::unchecked_cast(x): a type refinement (Optional[T] -> T) with no run-time effect.
+T2O_SYMBOLIC("prim::unchecked_cast", 9) { ctx.set_output(0, ctx.input(0)); }

@@ -112,3 +112,18 @@ CASES = [
     case("causal_mask_buffer", CausalBuffer(), [torch.randn(2, 2, 5, 5)], opsets=(9, 13, 14, 17)),
     case("causal_mask_input", CausalMaskInput(), [torch.randn(2, 2, 5, 5), torch.ones(5, 5)], opsets=(9, 13, 14, 17)),
 ]
+
+
+class DynamicMix(torch.nn.Module):
+    """Dynamic-axes paths: run-time dims in squeeze, select, index, mask, tril and causal masks."""
+    def forward(self, x, i):
+        T = x.size(-1)
+        mask = torch.triu(torch.ones(T, T, dtype=torch.bool), 1)
+        return (x.masked_fill(mask, float("-inf")), torch.tril(x, -1), x[:, i], x[-1], x.index_fill(1, i, 0.0),
+                x.unsqueeze(0).squeeze(0), torch.flip(x, [1]), torch.roll(x, 1, 1), x[:, 1:-1])
+
+
+CASES += [
+    case("dynamic_mix", DynamicMix(), [torch.randn(3, 6, 6), torch.tensor([0, 2])], opsets=(11, 13, 14, 17),
+         cli_args=("--dynamic-axes", "x=0,1,2")),
+]

@@ -57,6 +57,9 @@ struct ExportOptions {
   std::vector<std::string> output_names;  // empty: output_0, output_1, ...
   std::vector<DynamicAxes> dynamic_axes;
   OperatorExportType operator_export_type = OperatorExportType::Onnx;
+  bool external_data = false;  // weights in OUT.data even below 2 GB (above, always)
+  // Called as phases advance: ("load"|"prepare"|"run"|"convert"|"check"|"write", done, total).
+  std::function<void(const std::string& phase, uint64_t done, uint64_t total)> progress;
   std::string producer_version = "0.1.0";
   // Target version of custom ONNX domains (--custom-opset DOMAIN=VERSION): selects the symbolics
   // registered for that domain as --opset does for the default domain, and goes into opset_import.
@@ -70,7 +73,10 @@ struct ExportStats {
   size_t onnx_nodes = 0;
   size_t initializers = 0;
   size_t initializer_bytes = 0;
-  size_t fallback_nodes = 0;  // ops emitted by --operator-export-type aten-fallback/fallthrough
+  size_t fallback_nodes = 0;
+  bool external_data = false;
+  std::string data_path;
+  uint64_t bytes_written = 0;  // ops emitted by --operator-export-type aten-fallback/fallthrough
 };
 
 // One kind of op that cannot be converted, as `torch2onnx check` reports it.
