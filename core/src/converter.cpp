@@ -125,8 +125,10 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example(
   at::manual_seed(0);
   for (size_t i = 0; i < shapes.size(); ++i) {
     auto st = *dtype_from_name(options_.inputs[i].dtype);
+    // Integers are ones: valid as indices into any non-empty dim, and safe as divisors.
     at::Tensor t = at::isFloatingType(st) ? at::randn(shapes[i], at::TensorOptions().dtype(st))
-                                         : at::zeros(shapes[i], at::TensorOptions().dtype(st));
+                   : st == at::kBool      ? at::zeros(shapes[i], at::TensorOptions().dtype(st))
+                                          : at::ones(shapes[i], at::TensorOptions().dtype(st));
     stack.emplace_back(t);
   }
   // Run a copy of the graph whose outputs include every tensor produced at the top level.
@@ -136,7 +138,8 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example(
     auto orig = model_.graph->nodes().begin();
     auto copy = g->nodes().begin();
     for (; orig != model_.graph->nodes().end(); ++orig, ++copy) {
-      if (orig->kind() == c10::prim::Constant) continue;
+      // Constants need no run; an Uninitialized placeholder must never become a graph output.
+      if (orig->kind() == c10::prim::Constant || orig->kind() == c10::prim::Uninitialized) continue;
       for (size_t k = 0; k < orig->outputs().size(); ++k) {
         if (orig->outputs()[k]->type()->kind() != c10::TypeKind::TensorType) continue;
         watched.push_back(orig->outputs()[k]);

@@ -15,6 +15,8 @@
 
 namespace t2o::core {
 
+void remove_assertions(const std::shared_ptr<torch::jit::Graph>& graph);  // static_shapes.cpp
+
 std::string first_line(const std::string& message) {
   std::string line;
   size_t start = 0;
@@ -61,7 +63,9 @@ torch::jit::Module load_torchscript(const std::string& path) {
   }
 
   try {
-    return torch::jit::load(path, torch::kCPU);
+    // No map_location: restoring onto a device rebuilds constant tensors without their "wrapped
+    // number" flag, which changes type promotion (int tensor + 1.5 would become float64).
+    return torch::jit::load(path);
   } catch (const std::exception& e) {
     // The loader stops at the first op it doesn't know: name every unknown custom op at once.
     std::vector<CustomOpUse> unknown;
@@ -95,9 +99,16 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
     torch::jit::Inline(*graph);
     torch::jit::RemoveListMutation(graph);
     torch::jit::RemoveTensorMutation(graph);
-    torch::jit::LowerAllTuples(graph);
     // Full constant propagation: also resolves `if x is None` branches on arguments frozen to None.
     torch::jit::ConstantPropagation(graph);
+    // LowerAllTuples corrupts some graphs that still hold control flow (scripted MultiheadAttention
+    // crashes libtorch's interpreter afterwards); those get the simple form, and control flow is
+    // reported as unconvertible later anyway.
+    remove_assertions(graph);
+    bool has_blocks = false;
+    for (auto* n : graph->nodes()) has_blocks |= !n->blocks().empty();
+    if (has_blocks) torch::jit::LowerSimpleTuples(graph);
+    else torch::jit::LowerAllTuples(graph);
     torch::jit::EliminateDeadCode(graph);
   } catch (const std::exception& e) {
     throw ExportError(path + ": preparing the graph failed: " + first_line(e.what()));

@@ -5,7 +5,11 @@
 
 #include <torch/csrc/jit/passes/constant_propagation.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
+#include <torch/csrc/jit/passes/loop_unrolling.h>
+#include <torch/csrc/jit/passes/lower_tuples.h>
+#include <torch/csrc/jit/passes/remove_mutation.h>
 
+#include <functional>
 #include <unordered_set>
 
 namespace t2o::core {
@@ -35,6 +39,15 @@ bool is_assertion(torch::jit::Node* node) {
 
 }  // namespace
 
+void remove_assertions(const std::shared_ptr<torch::jit::Graph>& graph) {
+  for (auto it = graph->nodes().begin(); it != graph->nodes().end();) {
+    auto* node = *it;
+    ++it;
+    if (is_assertion(node)) node->destroy();
+  }
+  torch::jit::EliminateDeadCode(graph);
+}
+
 void fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
                         const std::unordered_map<torch::jit::Value*, TensorInfo>& types) {
   bool changed = false;
@@ -44,7 +57,16 @@ void fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
     node->output()->replaceAllUsesWith(constant);
     changed = true;
   };
-  for (auto* node : graph->nodes()) {
+  // Every node, nested blocks included (the fast-path checks sit inside branches).
+  std::vector<torch::jit::Node*> nodes;
+  std::function<void(torch::jit::Block*)> collect = [&](torch::jit::Block* block) {
+    for (auto* n : block->nodes()) {
+      nodes.push_back(n);
+      for (auto* b : n->blocks()) collect(b);
+    }
+  };
+  collect(graph->block());
+  for (auto* node : nodes) {
     if (node->outputs().size() != 1) continue;
     auto kind = node->kind();
     // The export context: no autograd, no autocast, dense CPU tensors. Folding these resolves the
@@ -99,6 +121,12 @@ void fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
   if (changed) {
     auto g = graph;
     torch::jit::ConstantPropagation(g);
+    // Loops whose trip count is now constant (e.g. building a scales list from the static rank in
+    // scripted F.interpolate) are unrolled; their list appends then become plain list constructions.
+    if (torch::jit::UnrollConstantLoops(g)) {
+      torch::jit::RemoveListMutation(g);
+      torch::jit::ConstantPropagation(g);
+    }
   }
   // Assertions left behind (their condition depends on dynamic dims or data) are dropped, as torch.onnx does.
   for (auto it = graph->nodes().begin(); it != graph->nodes().end();) {

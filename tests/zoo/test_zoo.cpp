@@ -1,0 +1,87 @@
+// Model zoo: each torchvision model (random weights, eval mode, small resolution) exports and matches
+// PyTorch in ONNX Runtime at rtol 2e-3 (fixtures: tests/zoo/make_zoo_fixtures.py; the full list at
+// native resolutions runs in scripts/zoo_full.sh).
+#include <gtest/gtest.h>
+
+#include "e2e_util.hpp"
+
+#include <ostream>
+
+namespace t2o_e2e {
+namespace {
+
+struct ZooCase {
+  std::string model;
+  int opset;
+};
+
+std::ostream& operator<<(std::ostream& os, const ZooCase& c) { return os << c.model << "@" << c.opset; }
+
+class Zoo : public ::testing::TestWithParam<ZooCase> {};
+
+TEST_P(Zoo, MatchesTorch) {
+  const ZooCase& c = GetParam();
+  const fs::path root = work_dir() / "zoo";
+  const RunResult made =
+      run({python(), (source_dir() / "tests" / "zoo" / "make_zoo_fixtures.py").string(), root.string(), c.model});
+  ASSERT_EQ(made.exit_code, 0) << made.describe();
+  const fs::path fix = root / c.model;
+  const auto meta = read_meta(fix);
+
+  const fs::path out = fresh_out_dir() / (c.model + ".onnx");
+  std::vector<std::string> args = {cli().string(), "export",  (fix / "model.pt").string(), "-o",
+                                   out.string(),   "--opset", std::to_string(c.opset),     "-q"};
+  for (const auto& s : meta.at("cli_inputs")) {
+    args.push_back("--input");
+    args.push_back(s.get<std::string>());
+  }
+  const RunResult exported = run(args);
+  ASSERT_EQ(exported.exit_code, 0) << exported.describe();
+
+  const RunResult cmp = run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(),
+                             fix.string()});
+  EXPECT_EQ(cmp.exit_code, 0) << cmp.describe();
+  // The ONNX files are 10s-100s of MB each: don't keep them.
+  std::error_code ec;
+  fs::remove_all(out.parent_path(), ec);
+}
+
+// Same list as CI in make_zoo_fixtures.py.
+const char* const kModels[] = {
+    "alexnet", "vgg11_bn", "resnet18", "resnet50", "resnext50_32x4d", "wide_resnet50_2",
+    "mobilenet_v2", "mobilenet_v3_large", "mobilenet_v3_small", "efficientnet_b0",
+    "efficientnet_v2_s", "densenet121", "squeezenet1_0", "squeezenet1_1", "shufflenet_v2_x0_5",
+    "shufflenet_v2_x1_0", "mnasnet0_5", "mnasnet1_0", "googlenet", "inception_v3",
+    "regnet_x_400mf", "regnet_y_400mf", "convnext_tiny", "vit_b_32", "maxvit_t", "fcn_resnet50",
+    "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"};
+// Also at opset 13 (Split/Squeeze/ReduceSum take inputs from 13; LayerNorm is decomposed below 17).
+const char* const kOpset13[] = {"resnet18", "mobilenet_v3_small", "efficientnet_b0", "shufflenet_v2_x0_5",
+                                "convnext_tiny", "vit_b_32", "maxvit_t", "lraspp_mobilenet_v3_large"};
+// Known wrong (disabled until the host handles it): Swin's shifted-window attention mask is built by
+// in-place fill_ on slices of a new_zeros tensor (mask[h0:h1, w0:w1] = count); the host's mutation
+// removal leaves fill_ on the view, so the exported mask stays all zeros. Run them with
+// --gtest_also_run_disabled_tests.
+const char* const kKnownFailing[] = {"swin_t", "swin_v2_t"};
+
+std::vector<ZooCase> known_failing() {
+  std::vector<ZooCase> v;
+  for (const char* m : kKnownFailing) v.push_back({m, 17});
+  return v;
+}
+
+std::string case_name(const ::testing::TestParamInfo<ZooCase>& info) {
+  return info.param.model + "_opset" + std::to_string(info.param.opset);
+}
+
+std::vector<ZooCase> all_cases() {
+  std::vector<ZooCase> v;
+  for (const char* m : kModels) v.push_back({m, 17});
+  for (const char* m : kOpset13) v.push_back({m, 13});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, Zoo, ::testing::ValuesIn(all_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(DISABLED_HostGap, Zoo, ::testing::ValuesIn(known_failing()), case_name);
+
+}  // namespace
+}  // namespace t2o_e2e
