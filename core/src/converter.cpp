@@ -295,6 +295,22 @@ void Converter::add_graph_inputs() {
   }
 }
 
+ValueRec Converter::constant_tensor(const at::Tensor& t, torch::jit::Node* node, const std::string& hint) {
+  ValueRec r;
+  r.kind = T2O_KIND_TENSOR;
+  r.constant = true;
+  r.tensor = t.is_contiguous() ? t : t.contiguous();
+  auto dt = onnx_dtype(t.scalar_type());
+  if (!dt)
+    throw ExportError("constant tensor of type " + std::string(c10::toString(t.scalar_type())) + " at " +
+                      location_of(node) + " has no ONNX element type");
+  r.dtype = *dt;
+  r.rank = (int32_t)t.dim();
+  r.dims = t.sizes().vec();
+  r.s = hint;
+  return r;
+}
+
 void Converter::add_constant(torch::jit::Node* node) {
   auto* out = node->output();
   auto iv = torch::jit::toIValue(out);
@@ -303,21 +319,10 @@ void Converter::add_constant(torch::jit::Node* node) {
   if (!iv || iv->isNone()) {
     r.kind = T2O_KIND_NONE;
   } else if (iv->isTensor()) {
-    auto t = iv->toTensor();
-    r.kind = T2O_KIND_TENSOR;
-    r.tensor = t.is_contiguous() ? t : t.contiguous();
-    auto dt = onnx_dtype(t.scalar_type());
-    if (!dt)
-      throw ExportError("constant tensor of type " + std::string(c10::toString(t.scalar_type())) + " at " +
-                        location_of(node) + " has no ONNX element type");
-    r.dtype = *dt;
-    r.rank = (int32_t)t.dim();
-    r.dims = t.sizes().vec();
     // Frozen weights keep their attribute path as debug name ("self.conv1.weight"): a readable initializer name.
-    if (out->hasDebugName()) {
-      r.s = out->debugName();
-      if (r.s.rfind("self.", 0) == 0) r.s = r.s.substr(5);
-    }
+    std::string hint = out->hasDebugName() ? out->debugName() : "";
+    if (hint.rfind("self.", 0) == 0) hint = hint.substr(5);
+    r = constant_tensor(iv->toTensor(), node, hint);
   } else if (iv->isInt()) {
     r.kind = T2O_KIND_INT;
     r.i = iv->toInt();
@@ -363,18 +368,8 @@ void Converter::add_constant(torch::jit::Node* node) {
       }
       if (!element.isTensor())
         throw ExportError("constant list of " + element.tagKind() + " at " + location_of(node) + " is not supported");
-      const at::Tensor& t = element.toTensor();
-      item.kind = T2O_KIND_TENSOR;
-      item.constant = true;
-      item.tensor = t.is_contiguous() ? t : t.contiguous();
-      auto dt = onnx_dtype(t.scalar_type());
-      if (!dt)
-        throw ExportError("constant tensor of type " + std::string(c10::toString(t.scalar_type())) + " at " +
-                          location_of(node) + " has no ONNX element type");
-      item.dtype = *dt;
-      item.rank = (int32_t)t.dim();
-      item.dims = t.sizes().vec();
-      if (out->hasDebugName()) item.s = out->debugName() + "_" + std::to_string(k++);
+      item = constant_tensor(element.toTensor(), node, out->hasDebugName() ? out->debugName() + "_" + std::to_string(k) : "");
+      ++k;
       items.push_back(add(std::move(item)));
     }
     r.items = std::move(items);

@@ -134,6 +134,7 @@ class Converter {
  private:
   void add_graph_inputs();
   void add_constant(torch::jit::Node* node);
+  ValueRec constant_tensor(const at::Tensor& t, torch::jit::Node* node, const std::string& hint);
   void convert_node(torch::jit::Node* node);
   const t2o::registry::Symbolic* find_symbolic(torch::jit::Node* node) const;
   void check_convertible();
