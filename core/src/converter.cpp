@@ -719,6 +719,7 @@ void Converter::convert() {
     }
     int before = graph_.node_size();
     try {
+      refuse_lost_writes(node);
       convert_node(node);
     } catch (const NodeError& e) {
       if (!check_mode_ && !(e.unsupported && options_.operator_export_type != OperatorExportType::Onnx)) throw;
@@ -729,6 +730,36 @@ void Converter::convert() {
   }
   if (check_mode_) return;  // outputs may be placeholders; nothing is assembled
   finish_outputs();
+}
+
+void Converter::refuse_lost_writes(torch::jit::Node* node) {
+  // An in-place op left after mutation removal writes into a tensor that others still read (a view
+  // of a base tensor, or a value used later). A symbolic can only return a new tensor, so the write
+  // would be lost and the model silently wrong: refuse instead.
+  auto schema = node->maybeSchema();
+  if (!schema || !schema->is_mutable()) return;
+  static const std::unordered_set<std::string> views = {
+      "aten::slice", "aten::select", "aten::view", "aten::reshape", "aten::narrow", "aten::as_strided",
+      "aten::expand", "aten::permute", "aten::transpose", "aten::t", "aten::squeeze", "aten::unsqueeze",
+      "aten::diagonal", "aten::flatten", "aten::unflatten", "aten::view_as", "aten::expand_as",
+      "aten::unbind", "aten::split", "aten::chunk", "aten::__getitem__", "prim::ListUnpack", "aten::alias",
+      "aten::detach", "aten::movedim", "aten::unfold"};
+  const auto& args = schema->arguments();
+  for (size_t i = 0; i < args.size() && i < node->inputs().size(); ++i) {
+    if (!args[i].alias_info() || !args[i].alias_info()->isWrite()) continue;
+    auto* target = node->input(i);
+    std::string producer = target->node()->kind().toQualString();
+    bool view = views.count(producer) > 0;
+    bool read_later = std::any_of(target->uses().begin(), target->uses().end(),
+                                  [&](const torch::jit::Use& u) { return u.user != node && u.user->isAfter(node); });
+    if (view || read_later)
+      throw NodeError(std::string(node->kind().toQualString()) + " at " + location_of(node) +
+                          ": in-place write into " + (view ? "a view (" + producer + ") of another tensor" : "a tensor read later") +
+                          " cannot be exported (the write would be lost)",
+                      "in-place write into " + (view ? "a view (" + producer + ") of another tensor" : "a tensor read later") +
+                          " cannot be exported (the write would be lost)",
+                      false);
+  }
 }
 
 void Converter::scan_missing() {

@@ -141,6 +141,7 @@ class Converter {
   void unconvertible(torch::jit::Node* node, const std::string& reason, const std::string& message,
                      std::optional<int64_t> min_opset);
   void emit_fallback(torch::jit::Node* node);
+  void refuse_lost_writes(torch::jit::Node* node);
   bool check_mode_ = false;
   std::vector<NodeFailure> failures_;
   std::unordered_set<torch::jit::Value*> tainted_;  // outputs of nodes that failed (check mode)

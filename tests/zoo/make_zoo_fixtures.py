@@ -89,8 +89,7 @@ CI = ["alexnet", "vgg11_bn", "resnet18", "resnet50", "resnext50_32x4d", "wide_re
       "efficientnet_v2_s", "densenet121", "squeezenet1_0", "squeezenet1_1", "shufflenet_v2_x0_5",
       "shufflenet_v2_x1_0", "mnasnet0_5", "mnasnet1_0", "googlenet", "inception_v3",
       "regnet_x_400mf", "regnet_y_400mf", "convnext_tiny", "vit_b_32", "maxvit_t", "fcn_resnet50",
-      "deeplabv3_resnet50",
-      "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"]
+      "deeplabv3_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"]
 
 
 def build(name: str, full: bool):
