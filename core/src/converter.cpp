@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iostream>
 #include <optional>
 #include <sstream>
 
@@ -119,20 +121,78 @@ std::vector<std::string> Converter::resolved_output_names() const {
   return out;
 }
 
+namespace {
+
+at::Tensor to_meta(const at::Tensor& t) {
+  auto m = at::empty_strided(t.sizes(), t.strides(), t.options().device(at::kMeta));
+  // A traced Python scalar is a "wrapped number": it must keep losing type promotion on meta too.
+  if (t.unsafeGetTensorImpl()->is_wrapped_number()) m.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return m;
+}
+
+// Replaces every tensor constant of g (nested blocks included) by its meta-device twin.
+void constants_to_meta(torch::jit::Block* block) {
+  for (auto* n : block->nodes()) {
+    for (auto* b : n->blocks()) constants_to_meta(b);
+    if (n->kind() != c10::prim::Constant || !n->hasAttribute(c10::attr::value)) continue;
+    if (n->kindOf(c10::attr::value) == torch::jit::AttributeKind::t) {
+      // 0-d constants stay on the CPU: they mix with meta tensors as scalars, and shape arithmetic
+      // on them (x.size(0) // 2 in traced graphs) needs their values.
+      if (n->t(c10::attr::value).dim() > 0) n->t_(c10::attr::value, to_meta(n->t(c10::attr::value)));
+    } else if (n->kindOf(c10::attr::value) == torch::jit::AttributeKind::ival) {
+      auto iv = n->ival(c10::attr::value);
+      if (iv.isTensorList()) {
+        c10::List<at::Tensor> meta;
+        for (const at::Tensor& t : iv.toTensorVector()) meta.push_back(to_meta(t));
+        n->ival_(c10::attr::value, c10::IValue(meta));
+      } else if (iv.isList()) {
+        auto list = iv.toList();
+        bool tensors = false;
+        for (const c10::IValue& e : list) tensors |= e.isTensor();
+        if (!tensors) continue;
+        c10::impl::GenericList meta(list.elementType());
+        for (const c10::IValue& e : list) meta.push_back(e.isTensor() ? c10::IValue(to_meta(e.toTensor())) : e);
+        n->ival_(c10::attr::value, c10::IValue(meta));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void link_meta_kernels();  // meta_kernels.cpp
+
 std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example(
     const std::vector<std::vector<int64_t>>& shapes) {
+  link_meta_kernels();
+  // First on the meta device: shapes and dtypes without arithmetic (a ViT's forward pass takes
+  // seconds on this machine's BLAS). An op without a meta kernel, or one whose result depends on
+  // tensor data, sends us back to a real run on the CPU.
+  try {
+    return run_example_on(shapes, true);
+  } catch (const std::exception& e) {
+    if (std::getenv("T2O_DEBUG")) std::cerr << "meta example run failed: " << error_summary(e.what()) << std::endl;
+    return run_example_on(shapes, false);
+  }
+}
+
+std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example_on(
+    const std::vector<std::vector<int64_t>>& shapes, bool meta) {
   torch::jit::Stack stack;
   at::manual_seed(0);
   for (size_t i = 0; i < shapes.size(); ++i) {
     auto st = *dtype_from_name(options_.inputs[i].dtype);
+    auto opts = at::TensorOptions().dtype(st);
     // Integers are ones: valid as indices into any non-empty dim, and safe as divisors.
-    at::Tensor t = at::isFloatingType(st) ? at::randn(shapes[i], at::TensorOptions().dtype(st))
-                   : st == at::kBool      ? at::zeros(shapes[i], at::TensorOptions().dtype(st))
-                                          : at::ones(shapes[i], at::TensorOptions().dtype(st));
+    at::Tensor t = meta                   ? at::empty(shapes[i], opts.device(at::kMeta))
+                   : at::isFloatingType(st) ? at::randn(shapes[i], opts)
+                   : st == at::kBool      ? at::zeros(shapes[i], opts)
+                                          : at::ones(shapes[i], opts);
     stack.emplace_back(t);
   }
   // Run a copy of the graph whose outputs include every tensor produced at the top level.
   auto g = model_.graph->copy();
+  if (meta) constants_to_meta(g->block());
   std::vector<torch::jit::Value*> watched;
   {
     auto orig = model_.graph->nodes().begin();

@@ -151,6 +151,8 @@ class Converter {
   std::vector<std::string> resolved_input_names() const;
   std::vector<std::string> resolved_output_names() const;
   std::unordered_map<torch::jit::Value*, TensorInfo> run_example(const std::vector<std::vector<int64_t>>& shapes);
+  std::unordered_map<torch::jit::Value*, TensorInfo> run_example_on(const std::vector<std::vector<int64_t>>& shapes,
+                                                                    bool meta);
 
   const t2o::registry::Registry& registry_;
   const ExportOptions& options_;
