@@ -1011,18 +1011,41 @@ void Converter::fill_value_info(onnx::ValueInfoProto* info, t2o_value v, torch::
 
 void Converter::finish_outputs() {
   const auto& outs = model_.graph->outputs();
+  // Tuple and list outputs (left when control flow kept tuples from being lowered) are flattened into
+  // one ONNX output per tensor, in order, as torch.onnx does.
+  struct Flat {
+    t2o_value handle;
+    torch::jit::Value* torch_value;  // for the recorded type; null for list items
+    size_t original;                 // index of the TorchScript output
+  };
+  std::vector<Flat> flat;
+  std::function<void(t2o_value, torch::jit::Value*, size_t)> flatten = [&](t2o_value h, torch::jit::Value* tv, size_t k) {
+    const auto& r = rec(h);
+    bool tensor_list = r.kind == T2O_KIND_LIST && !r.items.empty() &&
+                       std::any_of(r.items.begin(), r.items.end(), [&](t2o_value i) {
+                         return rec(i).kind == T2O_KIND_TENSOR || rec(i).kind == T2O_KIND_LIST;
+                       });
+    if (!tensor_list) {
+      flat.push_back({h, tv, k});
+      return;
+    }
+    const std::vector<t2o_value> items = r.items;
+    for (auto item : items) flatten(item, nullptr, k);
+  };
+  for (size_t k = 0; k < outs.size(); ++k) flatten(handle_of(outs[k]), outs[k], k);
+
   const auto& given = options_.output_names;
-  if (!given.empty() && given.size() != outs.size())
+  if (!given.empty() && given.size() != flat.size())
     throw ExportError("--output-names gives " + std::to_string(given.size()) + " name(s) but the model has " +
-                      std::to_string(outs.size()) + " output(s)");
+                      std::to_string(flat.size()) + " output(s)");
   // Which ONNX names are produced by nodes (and so may be renamed to the output's name).
   std::unordered_map<std::string, int> producer;
   for (int i = 0; i < graph_.node_size(); ++i)
     for (const auto& o : graph_.node(i).output()) producer[o] = i;
   std::unordered_map<std::string, std::string> rename;
-  for (size_t k = 0; k < outs.size(); ++k) {
+  for (size_t k = 0; k < flat.size(); ++k) {
     std::string name = given.empty() ? "output_" + std::to_string(k) : given[k];
-    t2o_value h = handle_of(outs[k]);
+    t2o_value h = flat[k].handle;
     if (rec(h).kind != T2O_KIND_TENSOR && rec(h).kind != T2O_KIND_INT && rec(h).kind != T2O_KIND_FLOAT &&
         rec(h).kind != T2O_KIND_BOOL && rec(h).kind != T2O_KIND_LIST)
       throw ExportError("model output " + std::to_string(k) + " is not a tensor");
@@ -1047,7 +1070,8 @@ void Converter::finish_outputs() {
     output_names_.push_back(name);
     auto* info = graph_.add_output();
     info->set_name(name);
-    fill_value_info(info, t, outs[k], output_symbols_[k]);
+    static const std::map<int64_t, std::string> none;
+    fill_value_info(info, t, flat[k].torch_value, k < output_symbols_.size() ? output_symbols_[k] : none);
   }
   rename_ = rename;
   if (!options_.dynamic_axes.empty()) collect_dynamic_values();
