@@ -809,9 +809,16 @@ void Converter::refuse_lost_writes(torch::jit::Node* node) {
     if (!args[i].alias_info() || !args[i].alias_info()->isWrite()) continue;
     auto* target = node->input(i);
     std::string producer = target->node()->kind().toQualString();
-    bool view = views.count(producer) > 0;
-    bool read_later = std::any_of(target->uses().begin(), target->uses().end(),
-                                  [&](const torch::jit::Use& u) { return u.user != node && u.user->isAfter(node); });
+    auto used_after = [&](torch::jit::Value* v) {
+      return std::any_of(v->uses().begin(), v->uses().end(),
+                         [&](const torch::jit::Use& u) { return u.user != node && u.user->isAfter(node); });
+    };
+    // A write into a view matters when the tensor it views is read afterwards (walk up the view chain).
+    torch::jit::Value* base = target;
+    while (views.count(base->node()->kind().toQualString()) && !base->node()->inputs().empty())
+      base = base->node()->input(0);
+    bool view = base != target && used_after(base);
+    bool read_later = used_after(target);
     if (view || read_later)
       throw NodeError(std::string(node->kind().toQualString()) + " at " + location_of(node) +
                           ": in-place write into " + (view ? "a view (" + producer + ") of another tensor" : "a tensor read later") +
