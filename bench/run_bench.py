@@ -32,6 +32,9 @@ MODELS = {
     "gpt350m": (["int64[1,16]"], True),
     "mlp2700": (["float32[1,8192]"], True),
     "deep100k": (["float32[1,8]"], True),
+    # The same chain at a quarter and a half of the length: time per node should stay flat.
+    "deep25k": (["float32[1,8]"], True),
+    "deep50k": (["float32[1,8]"], True),
 }
 DEFAULT_MODELS = "resnet18,resnet50"
 
@@ -105,11 +108,13 @@ def _build_model(name):
                 layers.append(nn.ReLU())
         return nn.Sequential(*layers)
 
-    if name == "deep100k":
-        # 33,334 x (add, mul, relu) on a [1,8] tensor = ~100k ops once traced.
+    if name in ("deep25k", "deep50k", "deep100k"):
+        # N/3 x (add, mul, relu) on a [1,8] tensor = ~N ops once traced.
+        repeats = {"deep25k": 8334, "deep50k": 16667, "deep100k": 33334}[name]
+
         class Deep(nn.Module):
             def forward(self, x):
-                for i in range(33334):
+                for i in range(repeats):
                     x = x + 0.5
                     x = x * 0.999
                     x = torch.relu(x)

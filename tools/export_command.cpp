@@ -3,7 +3,11 @@
 #include <torch2onnx/core/exporter.hpp>
 
 #include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 namespace t2o::cli {
@@ -40,6 +44,59 @@ class ProgressLine {
   size_t width_ = 0;
 };
 
+// --timings: wall time per phase (start-up before main, plugin loading, then the exporter's phases),
+// one line on stderr; for finding where an export's time goes without a profiler.
+class PhaseTimes {
+ public:
+  PhaseTimes() { add("start-up", seconds_since_process_start()); }
+  void enter(const std::string& phase) {
+    if (phase == current_) return;
+    close();
+    current_ = phase;
+  }
+  void close() {
+    auto now = std::chrono::steady_clock::now();
+    if (!current_.empty()) add(current_, std::chrono::duration<double>(now - since_).count());
+    since_ = now;
+    current_.clear();
+  }
+  std::string line() const {
+    std::ostringstream os;
+    os << "torch2onnx: timings:";
+    double total = 0;
+    for (const auto& [name, s] : phases_) {
+      os << " " << name << " " << std::fixed << std::setprecision(3) << s << " s,";
+      total += s;
+    }
+    os << " total " << std::fixed << std::setprecision(3) << total << " s";
+    return os.str();
+  }
+
+ private:
+  void add(const std::string& name, double s) { phases_.emplace_back(name, s); }
+  // Time from exec to now: libtorch's static initialisers run before main and are a large part of a
+  // small model's export.
+  static double seconds_since_process_start() {
+    std::ifstream stat("/proc/self/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    auto paren = text.rfind(')');
+    if (paren == std::string::npos) return 0;
+    std::istringstream fields(text.substr(paren + 2));
+    std::string field;
+    unsigned long long start_ticks = 0;
+    for (int i = 3; i <= 22 && fields >> field; ++i)
+      if (i == 22) start_ticks = std::stoull(field);
+    struct timespec now;
+    clock_gettime(CLOCK_BOOTTIME, &now);
+    double started = double(start_ticks) / double(sysconf(_SC_CLK_TCK));
+    double elapsed = double(now.tv_sec) + double(now.tv_nsec) * 1e-9 - started;
+    return elapsed > 0 ? elapsed : 0;
+  }
+  std::vector<std::pair<std::string, double>> phases_;
+  std::string current_;
+  std::chrono::steady_clock::time_point since_ = std::chrono::steady_clock::now();
+};
+
 const char* kExportHelp =
     "usage: torch2onnx export MODEL.pt -o OUT.onnx [options]\n"
     "\n"
@@ -65,7 +122,8 @@ const char* kExportHelp =
     "                           the packs' symbolics for that domain as --opset does for the default\n"
     "                           domain; the domain's opset_import says V\n"
     "  --external-data          weights in OUT.onnx.data beside the model (automatic above 2 GB)\n"
-    "  -q, --quiet              no warnings, progress or summary\n";
+    "  -q, --quiet              no warnings, progress or summary\n"
+    "  --timings                print the wall time of each phase on stderr (also with --quiet)\n";
 
 }  // namespace
 
@@ -74,6 +132,7 @@ int run_export(Args& args) {
   std::vector<std::string> plugin_dirs;
   t2o::core::ExportOptions options;
   bool quiet = false;
+  bool timings = false;
   while (!args.done()) {
     if (args.flag("--help") || args.flag("-h")) {
       std::cout << kExportHelp;
@@ -108,6 +167,8 @@ int run_export(Args& args) {
       options.custom_opsets[domain] = version;
     } else if (args.flag("--external-data")) {
       options.external_data = true;
+    } else if (args.flag("--timings")) {
+      timings = true;
     } else if (args.flag("-q") || args.flag("--quiet")) {
       quiet = true;
     } else {
@@ -119,6 +180,8 @@ int run_export(Args& args) {
   if (model.empty()) throw UsageError("no model given (torch2onnx export MODEL.pt -o OUT.onnx)");
   if (out.empty()) throw UsageError("no output given (-o OUT.onnx)");
 
+  PhaseTimes times;
+  times.enter("plugins");
   t2o::registry::Registry registry;
   load_plugins(registry, plugin_dirs);
   if (!quiet) warn_refused(registry);
@@ -128,12 +191,17 @@ int run_export(Args& args) {
       progress.clear();
       print_warning(m);
     };
-    if (isatty(2)) options.progress = [&progress](const std::string& phase, uint64_t done, uint64_t total) {
-      progress.update(phase, done, total);
-    };
   }
+  const bool show_progress = !quiet && isatty(2);
+  if (show_progress || timings)
+    options.progress = [&, show_progress](const std::string& phase, uint64_t done, uint64_t total) {
+      if (timings) times.enter(phase);
+      if (show_progress) progress.update(phase, done, total);
+    };
   auto stats = t2o::core::export_model(model, out, options, registry);
   progress.clear();
+  times.close();
+  if (timings) std::cerr << times.line() << std::endl;
   if (!quiet && stats.external_data)
     std::cerr << "torch2onnx: weights written to " << stats.data_path << " (ONNX external data)" << std::endl;
   if (!quiet)

@@ -1,6 +1,7 @@
 #include "model_loader.hpp"
 
 #include "archive_scan.hpp"
+#include "lazy_weights.hpp"
 #include "torch2onnx/core/exporter.hpp"
 
 #include <caffe2/serialize/inline_container.h>
@@ -65,7 +66,10 @@ torch::jit::Module load_torchscript(const std::string& path) {
   try {
     // No map_location: restoring onto a device rebuilds constant tensors without their "wrapped
     // number" flag, which changes type promotion (int tensor + 1.5 would become float64).
-    return torch::jit::load(path);
+    if (!lazy_weights::enabled()) return torch::jit::load(path);
+    auto reader = std::make_shared<lazy_weights::Reader>(path);
+    lazy_weights::LoadScope large_records_stay_in_the_file;
+    return torch::jit::load(reader);
   } catch (const std::exception& e) {
     // The loader stops at the first op it doesn't know: name every unknown custom op at once.
     std::vector<CustomOpUse> unknown;

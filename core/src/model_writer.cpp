@@ -1,11 +1,16 @@
 #include "model_writer.hpp"
 
+#include "lazy_weights.hpp"
+
 #include "torch2onnx/core/exporter.hpp"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <unistd.h>
 #include <unordered_map>
@@ -74,6 +79,77 @@ void fail_write(const std::string& path) {
   throw ExportError("writing " + path + " failed (is the disk full?)");
 }
 
+// Writes to a file descriptor: small pieces (protobuf headers) gather in a buffer, large ones (tensor
+// bytes) go from the tensor's memory straight to write(2): no copy through protobuf's or iostream's
+// buffers.
+class FileSink {
+ public:
+  FileSink(const std::string& path, std::string shown_as) : shown_as_(std::move(shown_as)) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd_ < 0) throw ExportError("cannot create " + path + ": " + std::strerror(errno));
+    buffer_.reserve(kBuffer);
+  }
+  ~FileSink() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileSink(const FileSink&) = delete;
+  FileSink& operator=(const FileSink&) = delete;
+
+  void put(const void* data, size_t n) {
+    const char* p = static_cast<const char*>(data);
+    if (buffer_.size() + n <= kBuffer) {
+      buffer_.insert(buffer_.end(), p, p + n);
+    } else {
+      flush();
+      if (n < kBuffer) buffer_.insert(buffer_.end(), p, p + n);
+      else if (!lazy_weights::write_bytes(fd_, p, n)) fail_write(shown_as_);  // may go file-to-file
+    }
+    written_ += n;
+  }
+  void put_varint(uint64_t v) {
+    uint8_t bytes[10];
+    size_t n = 0;
+    do {
+      bytes[n] = uint8_t(v & 0x7f);
+      v >>= 7;
+      if (v) bytes[n] |= 0x80;
+      ++n;
+    } while (v);
+    put(bytes, n);
+  }
+  void put_message(const google::protobuf::MessageLite& m) {
+    std::string bytes;
+    if (!m.SerializeToString(&bytes)) fail_write(shown_as_);
+    put(bytes.data(), bytes.size());
+  }
+  void close() {
+    flush();
+    if (::close(fd_) != 0) fail_write(shown_as_);
+    fd_ = -1;
+  }
+  uint64_t written() const { return written_; }
+
+ private:
+  static constexpr size_t kBuffer = 1 << 20;
+  void flush() {
+    write_all(buffer_.data(), buffer_.size());
+    buffer_.clear();
+  }
+  void write_all(const char* p, size_t n) {
+    while (n) {
+      ssize_t w = ::write(fd_, p, std::min<size_t>(n, 1u << 30));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) fail_write(shown_as_);
+      p += w;
+      n -= size_t(w);
+    }
+  }
+  int fd_ = -1;
+  std::string shown_as_;
+  std::vector<char> buffer_;
+  uint64_t written_ = 0;
+};
+
 }  // namespace
 
 WriteResult write_model(onnx::ModelProto& skeleton, std::vector<StreamedTensor>& streamed, const std::string& out_path,
@@ -94,27 +170,24 @@ WriteResult write_model(onnx::ModelProto& skeleton, std::vector<StreamedTensor>&
     TempFile data_tmp(result.data_path);
     std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> placed;  // name -> offset, length
     {
-      std::ofstream data(data_tmp.path(), std::ios::binary | std::ios::trunc);
-      if (!data) throw ExportError("cannot create " + data_tmp.path());
+      FileSink data(data_tmp.path(), result.data_path);
       uint64_t offset = 0;
       static const char zeros[64] = {0};
       for (auto& s : streamed) {
         uint64_t pad = (64 - offset % 64) % 64;
-        data.write(zeros, (std::streamsize)pad);
+        data.put(zeros, pad);
         offset += pad;
         const char* p = static_cast<const char*>(s.tensor.data_ptr());
         uint64_t n = s.tensor.nbytes();
         placed[s.name] = {offset, n};
         for (uint64_t done = 0; done < n; done += kChunk) {
-          data.write(p + done, (std::streamsize)std::min(kChunk, n - done));
+          data.put(p + done, std::min(kChunk, n - done));
           report(offset + done);
         }
         offset += n;
         s.tensor = at::Tensor();  // written: let the memory go
-        if (!data) fail_write(result.data_path);
       }
       data.close();
-      if (!data) fail_write(result.data_path);
       result.bytes_written += offset;
     }
     drop_placeholder_inputs(skeleton.mutable_graph(), streamed);
@@ -164,37 +237,30 @@ WriteResult write_model(onnx::ModelProto& skeleton, std::vector<StreamedTensor>&
   }
   TempFile model_tmp(out_path);
   {
-    std::ofstream out(model_tmp.path(), std::ios::binary | std::ios::trunc);
-    if (!out) throw ExportError("cannot create " + model_tmp.path());
-    {
-      google::protobuf::io::OstreamOutputStream raw(&out);
-      CodedOutputStream coded(&raw);
-      skeleton.SerializeToCodedStream(&coded);
-      coded.WriteTag(tag(kModelGraphField));
-      coded.WriteVarint64(graph_size);
-      graph.SerializeToCodedStream(&coded);
-      uint64_t done = 0;
-      for (size_t i = 0; i < streamed.size(); ++i) {
-        auto& s = streamed[i];
-        const char* p = static_cast<const char*>(s.tensor.data_ptr());
-        uint64_t n = s.tensor.nbytes();
-        coded.WriteTag(tag(kGraphInitializerField));
-        coded.WriteVarint64(entry_sizes[i]);
-        headers[i].SerializeToCodedStream(&coded);
-        coded.WriteTag(tag(kTensorRawDataField));
-        coded.WriteVarint64(n);
-        for (uint64_t off = 0; off < n; off += kChunk) {
-          coded.WriteRaw(p + off, (int)std::min(kChunk, n - off));
-          report(done + off);
-        }
-        done += n;
-        s.tensor = at::Tensor();
+    FileSink out(model_tmp.path(), out_path);
+    out.put_message(skeleton);
+    out.put_varint(tag(kModelGraphField));
+    out.put_varint(graph_size);
+    out.put_message(graph);
+    uint64_t done = 0;
+    for (size_t i = 0; i < streamed.size(); ++i) {
+      auto& s = streamed[i];
+      const char* p = static_cast<const char*>(s.tensor.data_ptr());
+      uint64_t n = s.tensor.nbytes();
+      out.put_varint(tag(kGraphInitializerField));
+      out.put_varint(entry_sizes[i]);
+      out.put_message(headers[i]);
+      out.put_varint(tag(kTensorRawDataField));
+      out.put_varint(n);
+      for (uint64_t off = 0; off < n; off += kChunk) {
+        out.put(p + off, std::min(kChunk, n - off));
+        report(done + off);
       }
-      if (coded.HadError()) fail_write(out_path);
-      result.bytes_written = (uint64_t)coded.ByteCount();
+      done += n;
+      s.tensor = at::Tensor();  // written: let the memory go
     }
     out.close();
-    if (!out) fail_write(out_path);
+    result.bytes_written = out.written();
   }
   model_tmp.commit();
   return result;

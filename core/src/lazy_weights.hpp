@@ -1,0 +1,55 @@
+// Weights that stay in the TorchScript file until something reads them.
+//
+// torch::jit::load copies every tensor record out of the archive into fresh memory, and the writer
+// then copies it again into the ONNX file: for a model of W bytes that is 2W of copying plus W of
+// page faults, most of an export's time for a large model. Here the load hands out reserved but
+// unreadable memory for large records and remembers where in the file each one lives. A page that
+// something actually reads (freezing's constant deduplication compares the first elements; a CPU
+// example run reads everything) is filled from the file on first touch, one chunk at a time, from a
+// SIGSEGV handler. The writer copies untouched chunks file-to-file in the kernel
+// (copy_file_range), so most weights never enter the process.
+//
+// Set T2O_EAGER_WEIGHTS=1 to load as libtorch does (for comparison, or if anything goes wrong).
+#pragma once
+
+#include <caffe2/serialize/read_adapter_interface.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace t2o::core::lazy_weights {
+
+// A reader for torch::jit::load: records of at least kMinLazyBytes whose destination was allocated
+// during the load (see LoadScope) are left in the file.
+class Reader : public caffe2::serialize::ReadAdapterInterface {
+ public:
+  explicit Reader(const std::string& path);  // throws std::runtime_error with errno's text
+  ~Reader() override;
+  size_t size() const override;
+  size_t read(uint64_t pos, void* buf, size_t n, const char* what = "") const override;
+
+ private:
+  struct File;
+  std::shared_ptr<File> file_;
+  size_t size_ = 0;
+};
+
+// While alive (on the loading thread), large CPU allocations come from lazy regions.
+class LoadScope {
+ public:
+  LoadScope();
+  ~LoadScope();
+  LoadScope(const LoadScope&) = delete;
+  LoadScope& operator=(const LoadScope&) = delete;
+};
+
+// True when lazy loading is on (T2O_EAGER_WEIGHTS unset or 0).
+bool enabled();
+
+// Writes n bytes at p to out_fd (at its current position). Bytes of lazy regions that nothing has
+// read go file-to-file; the rest from memory. Returns false on a write error (errno set).
+bool write_bytes(int out_fd, const void* p, size_t n);
+
+}  // namespace t2o::core::lazy_weights
