@@ -21,7 +21,7 @@ fi
 PACKAGES=(
   cmake make g++ pkg-config ca-certificates
   libtorch-dev libonnx-dev libprotobuf-dev protobuf-compiler
-  libboost-dev libboost-filesystem-dev nlohmann-json3-dev libgtest-dev
+  libboost-dev libboost-filesystem-dev nlohmann-json3-dev libgtest-dev libjemalloc-dev
   python3-torch python3-torchvision python3-numpy
 )
 # Node.js: any node >= 16 with npm will do (the machine may have one that is not Debian's, e.g. with
