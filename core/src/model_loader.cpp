@@ -109,9 +109,15 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
     // crashes libtorch's interpreter afterwards); those get the simple form, and control flow is
     // reported as unconvertible later anyway.
     remove_assertions(graph);
-    bool has_blocks = false;
-    for (auto* n : graph->nodes()) has_blocks |= !n->blocks().empty();
-    if (has_blocks) torch::jit::LowerSimpleTuples(graph);
+    // Tuples inside dicts (HF-style outputs) can't be lowered by LowerAllTuples either; the host keeps
+    // tuples as value lists, so the simple form loses nothing.
+    bool keep_some_tuples = false;
+    for (auto* n : graph->nodes()) {
+      keep_some_tuples |= !n->blocks().empty();
+      if (n->kind() == c10::prim::DictConstruct)
+        for (auto* in : n->inputs()) keep_some_tuples |= in->type()->kind() == c10::TypeKind::TupleType;
+    }
+    if (keep_some_tuples) torch::jit::LowerSimpleTuples(graph);
     else torch::jit::LowerAllTuples(graph);
     torch::jit::EliminateDeadCode(graph);
   } catch (const std::exception& e) {

@@ -1,4 +1,6 @@
 // Plumbing: prim::ListConstruct / ListUnpack / TupleConstruct / TupleUnpack / TupleIndex,
+// prim::DictConstruct (string keys; a dict becomes the list of its values, in insertion order, as
+// torch.onnx flattens dict outputs),
 // aten::__getitem__ (lists), aten::len, aten::size, aten::dim, aten::numel, prim::dtype,
 // prim::NumToTensor, aten::Int / Float / Bool / ScalarImplicit.
 // Lists and tuples are host-side value lists (items may be tensors or scalars, constant or not);
@@ -28,10 +30,24 @@ void unpack(Ctx& ctx) {
   for (int32_t i = 0; i < ctx.num_outputs(); ++i) ctx.set_output(i, items[(size_t)i]);
 }
 
+// {k0: v0, k1: v1, ...}: the values, in order. Only string keys: a dict is then never indexed as if
+// it were a list (d["a"] is refused in get_item; an int key would read as a position).
+void dict_construct(Ctx& ctx) {
+  std::vector<Value> values;
+  for (int32_t i = 0; i + 1 < ctx.num_inputs(); i += 2) {
+    if (ctx.input(i).kind() != T2O_KIND_STRING)
+      unsupported("prim::DictConstruct: only dicts with string keys are supported (they become outputs in order)");
+    values.push_back(ctx.input(i + 1));
+  }
+  ctx.set_output(0, ctx.make_list(values));
+}
+
 // list[index] with a constant index (negative counts from the end).
 void get_item(Ctx& ctx) {
   Value list = ctx.input(0), index = ctx.input(1);
   if (list.kind() != T2O_KIND_LIST) unsupported(ctx.kind() + ": indexing a value that is not a list");
+  if (index.kind() == T2O_KIND_STRING)
+    unsupported(ctx.kind() + ": reading a dict by key inside the model (dicts are supported as outputs)");
   if (!index.is_const()) unsupported(ctx.kind() + ": list index computed at run time");
   int64_t n = list.list_size(), i = index.to_int();
   if (i < 0) i += n;
@@ -86,6 +102,7 @@ void tensor_to_scalar(Ctx& ctx, t2o_kind kind) {
 
 T2O_SYMBOLIC("prim::ListConstruct", 9) { construct(ctx); }
 T2O_SYMBOLIC("prim::TupleConstruct", 9) { construct(ctx); }
+T2O_SYMBOLIC("prim::DictConstruct", 9) { dict_construct(ctx); }
 T2O_SYMBOLIC("prim::ListUnpack", 9) { unpack(ctx); }
 T2O_SYMBOLIC("prim::TupleUnpack", 9) { unpack(ctx); }
 T2O_SYMBOLIC("prim::TupleIndex", 9) { get_item(ctx); }
