@@ -77,5 +77,35 @@ TEST(ExportDefaults, NoOpsetFlag) {
   export_and_compare(fx, fx / "model.pt", out_dir / "tiny_cnn.onnx", /*opset=*/0);
 }
 
+// Weights as ONNX external data: OUT.onnx plus OUT.onnx.data, nothing else, and ORT runs it.
+void export_external_and_compare(const std::string& model, const std::vector<std::string>& extra) {
+  const fs::path fx = fixture(model);
+  const auto meta = read_meta(fx);
+  const fs::path out_dir = fresh_out_dir();
+  const fs::path out = out_dir / (model + ".onnx");
+  std::vector<std::string> args = {cli().string(), "export", (fx / "model.pt").string(), "-o", out.string(), "-q"};
+  for (const auto& spec : meta.at("cli_inputs")) {
+    args.push_back("--input");
+    args.push_back(spec.get<std::string>());
+  }
+  args.insert(args.end(), extra.begin(), extra.end());
+  const RunResult exported = run(args);
+  ASSERT_EQ(exported.exit_code, 0) << exported.describe();
+  EXPECT_EQ(list_dir(out_dir), (std::vector<std::string>{model + ".onnx", model + ".onnx.data"}));
+  // The model proper holds no weights; the .data file holds (at least) all of them.
+  EXPECT_LT(fs::file_size(out), 1u << 20);
+  EXPECT_GE(fs::file_size(out_dir / (model + ".onnx.data")), fs::file_size(fx / "model.pt") / 2);
+  const RunResult compared =
+      run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(), fx.string()});
+  ASSERT_EQ(compared.exit_code, 0) << compared.describe();
+  std::cout << compared.out;
+  if (!::testing::Test::HasFailure()) fs::remove_all(out_dir);
+}
+
+TEST(ExternalData, ForcedForASmallModel) { export_external_and_compare("resnet18", {"--external-data"}); }
+
+// 2.4 GB of weights: external data without being asked, weights copied from the .pt file.
+TEST(ExternalData, AutomaticAbove2GB) { export_external_and_compare("mlp_2g", {}); }
+
 }  // namespace
 }  // namespace t2o_e2e
