@@ -194,7 +194,10 @@ GNU_TIME = "/usr/bin/time"
 
 
 def run_measured(cmd, log_prefix, timeout):
-    """Run cmd; return (rc, wall_s, peak_rss_kib, stdout, stderr) of that child alone.
+    """Run cmd; return (rc, wall_s, peak_rss_kib, stdout, stderr, cpu_s) of that child alone.
+
+    cpu_s is user + system CPU time (wait4's rusage, which includes what the child waited for):
+    unlike wall time it barely moves when other work shares the machine.
 
     Peak RSS comes from GNU time (-f %M) when /usr/bin/time exists, else from
     wait4()'s ru_maxrss.  The latter over-reports small children: Linux carries
@@ -237,7 +240,7 @@ def run_measured(cmd, log_prefix, timeout):
     se = err_f.read().decode(errors="replace")
     out_f.close()
     err_f.close()
-    return rc, wall, rss, so, se
+    return rc, wall, rss, so, se, ru.ru_utime + ru.ru_stime
 
 
 def one_line(rc, stdout, stderr):
@@ -391,7 +394,7 @@ def bench_model(name, a, log):
             ours["error"] = "CLI not found: " + a.cli
         for i in range(a.repeat if "error" not in ours else 0):
             fresh_dir(od)
-            rc, wall, rss, so, se = run_measured(cmd, os.path.join(logs, name + ".ours"), a.timeout)
+            rc, wall, rss, so, se, cpu = run_measured(cmd, os.path.join(logs, name + ".ours"), a.timeout)
             out = os.path.join(od, "model.onnx")
             if rc != 0 or not os.path.exists(out):
                 ours["error"] = one_line(rc, so, se)
@@ -401,11 +404,13 @@ def bench_model(name, a, log):
                 log("[%s] ours FAILED (%.2f s): %s" % (name, wall, ours["error"]))
                 break
             ours["times"].append(wall)
+            ours.setdefault("cpu_times", []).append(cpu)
             ours["rss_kib"].append(rss)
             log("[%s] ours run %d: %.3f s, %.0f MiB" % (name, i + 1, wall, rss / 1024.0))
         if ours["times"] and "error" not in ours:
             ours["ok"] = True
             ours["best_s"] = min(ours["times"])
+            ours["best_cpu_s"] = min(ours["cpu_times"])
             ours["out_bytes"] = dir_bytes(od)
             try:
                 ours["nodes"], ours["nodes_incl_subgraphs"], ours["op_types"] = onnx_node_count(os.path.join(od, "model.onnx"))
@@ -422,7 +427,7 @@ def bench_model(name, a, log):
             fresh_dir(td)
             out = os.path.join(td, "model.onnx")
             cmd = [PY, os.path.abspath(__file__), "--_theirs", pt, out, str(a.opset), json.dumps(specs)]
-            rc, wall, rss, so, se = run_measured(cmd, os.path.join(logs, name + ".theirs"), a.timeout)
+            rc, wall, rss, so, se, _ = run_measured(cmd, os.path.join(logs, name + ".theirs"), a.timeout)
             rep = None
             for l in reversed(so.splitlines()):
                 if l.startswith("{"):
@@ -455,7 +460,7 @@ def bench_model(name, a, log):
     return res
 
 
-HEAD = ["model", "weights MiB", "ours s", "theirs s (export)", "theirs s (process)",
+HEAD = ["model", "weights MiB", "ours s", "ours CPU s", "theirs s (export)", "theirs s (process)",
         "ratio", "ours RSS MiB", "theirs RSS MiB", "ours nodes", "theirs nodes", "copy floor s", "note"]
 
 
@@ -482,6 +487,7 @@ def table_rows(results, note_width=100):
             r["model"],
             fmt(r["param_bytes"] / MiB, ".1f"),
             fmt(ours_s, ".3f") if ours_s is not None else ("FAIL" if o.get("error") else "-"),
+            fmt(o.get("best_cpu_s"), ".3f"),
             fmt(th_e, ".3f") if th_e is not None else ("FAIL" if t.get("error") else "-"),
             fmt(th_p, ".3f"),
             fmt(ratio, ".1f") + ("x" if ratio else ""),
