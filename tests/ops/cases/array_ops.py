@@ -1,5 +1,5 @@
 # Array ops composed from Tile/Gather/Slice: tile, repeat_interleave, take_along_dim (GatherElements
-# from 11 with dim), diff, cross / linalg_cross, count_nonzero.
+# from 11 with dim), diff, cross / linalg_cross, count_nonzero, cummax / cummin (doubling scan).
 import torch
 from op_case import case
 
@@ -46,5 +46,11 @@ CASES = [
     case("cross_broadcast", Fn(lambda a, b: torch.linalg.cross(a, b)), [f(5, 3), f(1, 3)]),
     case("count_nonzero", Fn(lambda x: (torch.count_nonzero(x), torch.count_nonzero(x, 1),
                                         torch.count_nonzero(x, (0, 2)))), [torch.relu(f(3, 4, 5))]),
+    case("cummax_cummin", Fn(lambda x: (*torch.cummax(x, 1), *torch.cummin(x, 0))), [f(5, 7)]),
+    case("cummax_ties_nan", Fn(lambda x: (*torch.cummax(x, -1), *torch.cummin(x, -1))),
+         [torch.tensor([[1.0, 3.0, 3.0, 2.0, float("nan"), 5.0, float("nan"), 0.0],
+                        [2.0, 2.0, 1.0, 1.0, 4.0, 4.0, -1.0, -1.0]])]),
+    case("cummax_int", Fn(lambda i: (*torch.cummax(i, 0), *torch.cummin(i.int(), 1))),
+         [torch.randint(-3, 4, (9, 3))]),
     case("script", Script(), [f(3, 4), torch.randint(0, 4, (3, 2))], method="script", opsets=(11, 13, 17)),
 ]
