@@ -6,7 +6,9 @@
 // Matrix norms: aten::linalg_matrix_norm, aten::linalg_norm (vector or matrix by ord and dim).
 //   'fro': ReduceL2 over both dims   ord 1 / -1: max / min over columns of the column sums of |x|
 //   ord inf / -inf: max / min over rows of the row sums of |x|
-//   'nuc', ord 2 / -2 (and aten::nuclear_norm) need singular values: ONNX has no SVD, refused.
+//   'nuc', ord 2 / -2 need singular values: ONNX has no SVD, refused. (aten::nuclear_norm is left
+//   unregistered rather than registered to always refuse: the registry, the support matrix and
+//   `check` without example inputs then all report it as not convertible.)
 #include <torch2onnx/plugin.hpp>
 
 #include <cmath>
@@ -188,7 +190,3 @@ T2O_SYMBOLIC("aten::linalg_norm", 9) {
   }
   ctx.set_output(0, matrix_norm(ctx, x, dt, ord, p, dims, keepdim));
 }
-
-// nuclear_norm(self, bool keepdim=False) / nuclear_norm.dim(self, int[2] dim, bool keepdim=False):
-// the sum of singular values.
-T2O_SYMBOLIC("aten::nuclear_norm", 9) { refuse_svd(ctx, "'nuc'"); }
