@@ -19,6 +19,13 @@ class Script(torch.nn.Module):
                 torch.count_nonzero(x > 0, 1))
 
 
+class Dynamic(torch.nn.Module):
+    """Shape-dependent forms on dynamic axes (Shape-built targets instead of constants)."""
+    def forward(self, x, i):
+        return (x.repeat_interleave(2, dim=1), torch.take_along_dim(x, i, 2), torch.diff(x, dim=1), x.tile((1, 2, 1)),
+                torch.count_nonzero(x > 0, (1, 2)))
+
+
 def f(*shape):
     return torch.randn(*shape)
 
@@ -52,5 +59,7 @@ CASES = [
                         [2.0, 2.0, 1.0, 1.0, 4.0, 4.0, -1.0, -1.0]])]),
     case("cummax_int", Fn(lambda i: (*torch.cummax(i, 0), *torch.cummin(i.int(), 1))),
          [torch.randint(-3, 4, (9, 3))]),
+    case("dynamic", Dynamic(), [f(2, 3, 4), torch.randint(0, 4, (1, 3, 6))], opsets=(11, 13, 17),
+         cli_args=("--dynamic-axes", "x=0,1,2", "--dynamic-axes", "i=1,2")),
     case("script", Script(), [f(3, 4), torch.randint(0, 4, (3, 2))], method="script", opsets=(11, 13, 17)),
 ]

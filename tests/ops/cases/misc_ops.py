@@ -20,6 +20,11 @@ class Script(torch.nn.Module):
         return torch.nonzero(x > 0), F.one_hot(i, 6), F.glu(x, 1), x.unflatten(1, (2, 3)), a, b
 
 
+class Dynamic(torch.nn.Module):
+    def forward(self, x, m):
+        return x.unflatten(1, (2, -1)), torch.masked_select(x, m), torch.nonzero(x > 0), *torch.broadcast_tensors(x, m)
+
+
 def f(*shape):
     return torch.randn(*shape)
 
@@ -37,5 +42,7 @@ CASES = [
     case("broadcast_tensors", Fn(lambda a, b, c: torch.broadcast_tensors(a, b, c)), [f(3, 1), f(4), f(2, 1, 1)]),
     case("meshgrid", Fn(lambda a, b, c: (*torch.meshgrid(a, b, indexing="ij"), *torch.meshgrid(a, b, c, indexing="xy"))),
          [f(3), f(4), f(2)]),
+    case("dynamic", Dynamic(), [f(2, 6, 3), torch.rand(6, 1) > 0.5],
+         cli_args=("--dynamic-axes", "x=0,2")),
     case("script", Script(), [f(2, 6), torch.tensor([0, 5, 2])], method="script"),
 ]
