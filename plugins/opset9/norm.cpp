@@ -3,6 +3,8 @@
 // F.normalize traces to norm + clamp_min + expand_as + div.)
 //   p = 2: ReduceL2   p = 1: ReduceL1   p = inf / -inf: ReduceMax / ReduceMin of |x|
 //   p = 0: number of nonzero elements    other p: (sum |x|^p)^(1/p)
+// Distances: aten::pairwise_distance (p-norm of x1 - x2 + eps over the last axis), aten::cdist
+// (p-norm over the last axis of the broadcast differences [.., P, 1, M] - [.., 1, R, M]).
 // Matrix norms: aten::linalg_matrix_norm, aten::linalg_norm (vector or matrix by ord and dim).
 //   'fro': ReduceL2 over both dims   ord 1 / -1: max / min over columns of the column sums of |x|
 //   ord inf / -inf: max / min over rows of the row sums of |x|
@@ -11,6 +13,7 @@
 //   `check` without example inputs then all report it as not convertible.)
 #include <torch2onnx/plugin.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -189,4 +192,32 @@ T2O_SYMBOLIC("aten::linalg_norm", 9) {
     return ctx.set_output(0, p_norm(ctx, x, r, dt, p, dims, keepdim));
   }
   ctx.set_output(0, matrix_norm(ctx, x, dt, ord, p, dims, keepdim));
+}
+
+// pairwise_distance(x1, x2, float p=2, float eps=1e-6, bool keepdim=False)
+T2O_SYMBOLIC("aten::pairwise_distance", 9) {
+  Value a = ctx.input(0), b = ctx.input(1);
+  int64_t r = std::max(a.rank(), b.rank());
+  if (a.rank() < 0 || b.rank() < 0) unsupported("aten::pairwise_distance: input rank unknown");
+  t2o_dtype dt = output_dtype(ctx, 0, a.dtype());
+  double p = p_arg(ctx, ctx.input(2), "p");
+  if (!ctx.input(3).is_const()) unsupported("aten::pairwise_distance: argument 'eps' must be constant");
+  Value diff = ctx.op("Add", {ctx.op("Sub", {to_dtype(ctx, a, dt), to_dtype(ctx, b, dt)}), ctx.scalar(dt, ctx.input(3).to_float())});
+  bool keepdim = ctx.input(4).to_bool();
+  std::vector<int64_t> axes;
+  if (r > 0) axes.push_back(r - 1);
+  ctx.set_output(0, p_norm(ctx, typed(ctx, diff, dt, (int32_t)r), r, dt, p, axes, keepdim));
+}
+
+// cdist(x1 [.., P, M], x2 [.., R, M], float p=2, int? compute_mode) -> [.., P, R]
+T2O_SYMBOLIC("aten::cdist", 9) {
+  Value a = ctx.input(0), b = ctx.input(1);
+  int64_t ra = a.rank(), rb = b.rank();
+  if (ra < 2 || rb < 2) unsupported("aten::cdist: inputs of rank >= 2 needed");
+  t2o_dtype dt = output_dtype(ctx, 0, a.dtype());
+  double p = p_arg(ctx, ctx.input(2), "p");
+  Value ea = unsqueeze(ctx, to_dtype(ctx, a, dt), {ra - 1}), eb = unsqueeze(ctx, to_dtype(ctx, b, dt), {rb - 2});
+  int64_t r = std::max(ra, rb) + 1;
+  Value diff = typed(ctx, ctx.op("Sub", {ea, eb}), dt, (int32_t)r);
+  ctx.set_output(0, p_norm(ctx, diff, r, dt, p, {r - 1}, false));
 }
