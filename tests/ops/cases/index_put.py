@@ -2,6 +2,7 @@
 # -> ScatterND: from opset 11 (below: needs opset 11), accumulate=True from 16 (reduction='add').
 # `y[:, i] = v` in Python writes into the view y[:] (aten::slice + index_put_), which the host
 # refuses; index lists with None slots (full slices) are built explicitly in scripted modules.
+# Also index_copy (Scatter < 11, ScatterElements) and index_add (ScatterElements add, opset 16).
 from typing import List, Optional
 
 import torch
@@ -105,6 +106,17 @@ class PutScript(torch.nn.Module):
         return y * 2.0
 
 
+class IndexCopyAdd(torch.nn.Module):
+    def __init__(self, add):
+        super().__init__()
+        self.add = add
+
+    def forward(self, x, i, src):
+        if self.add:
+            return x.index_add(1, i, src), torch.index_add(x, 1, i, src, alpha=-2.0)
+        return x.index_copy(1, i, src), x.clone().index_copy_(1, i, src * 2)
+
+
 def x45():
     return torch.randn(4, 5)
 
@@ -144,6 +156,9 @@ CASES = [
     case("middle_axis_dynamic", PutCols(), [torch.randn(2, 4, 5), torch.tensor([0, 3]), torch.randn(2, 2, 5)],
          opsets=OPSETS, method="script",
          cli_args=("--dynamic-axes", "x=0,1,2", "--dynamic-axes", "i=0", "--dynamic-axes", "v=0,1,2")),
+    case("index_copy", IndexCopyAdd(False), [x45(), torch.tensor([4, 0, 2]), torch.randn(4, 3)],
+         opsets=(9, 11, 13, 17)),
+    case("index_add", IndexCopyAdd(True), [x45(), torch.tensor([4, 0, 4, 1]), torch.randn(4, 4)], opsets=ACC_OPSETS),
     case("accumulate", Accumulate(), [x45(), dup, torch.randn(4, 5)], opsets=ACC_OPSETS),
     case("accumulate_pairs", AccumulatePairs(), [x45(), dup, torch.tensor([0, 2, 0, 4]), torch.randn(4)],
          opsets=ACC_OPSETS),
