@@ -2,7 +2,8 @@
 # -> ScatterND: from opset 11 (below: needs opset 11), accumulate=True from 16 (reduction='add').
 # `y[:, i] = v` in Python writes into the view y[:] (aten::slice + index_put_), which the host
 # refuses; index lists with None slots (full slices) are built explicitly in scripted modules.
-# Also index_copy (Scatter < 11, ScatterElements) and index_add (ScatterElements add, opset 16).
+# Also index_copy (Scatter < 11, ScatterElements), index_add (ScatterElements add, opset 16) and
+# masked_scatter (ScatterND, opset 11).
 from typing import List, Optional
 
 import torch
@@ -117,6 +118,15 @@ class IndexCopyAdd(torch.nn.Module):
         return x.index_copy(1, i, src), x.clone().index_copy_(1, i, src * 2)
 
 
+class Fn(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *xs):
+        return self.fn(*xs)
+
+
 def x45():
     return torch.randn(4, 5)
 
@@ -159,6 +169,8 @@ CASES = [
     case("index_copy", IndexCopyAdd(False), [x45(), torch.tensor([4, 0, 2]), torch.randn(4, 3)],
          opsets=(9, 11, 13, 17)),
     case("index_add", IndexCopyAdd(True), [x45(), torch.tensor([4, 0, 4, 1]), torch.randn(4, 4)], opsets=ACC_OPSETS),
+    case("masked_scatter", Fn(lambda x, m, s: (x.masked_scatter(m, s), x.masked_scatter(x > 0, s * 2))),
+         [x45(), torch.rand(5) > 0.5, torch.randn(5, 5)], opsets=OPSETS),
     case("accumulate", Accumulate(), [x45(), dup, torch.randn(4, 5)], opsets=ACC_OPSETS),
     case("accumulate_pairs", AccumulatePairs(), [x45(), dup, torch.tensor([0, 2, 0, 4]), torch.randn(4)],
          opsets=ACC_OPSETS),
