@@ -6,3 +6,6 @@
 
 T2O_SYMBOLIC("aten::max", 12) { t2o::pack::max_min(ctx, true); }
 T2O_SYMBOLIC("aten::min", 12) { t2o::pack::max_min(ctx, false); }
+// maximum / minimum(self, other): the elementwise max.other / min.other.
+T2O_SYMBOLIC("aten::maximum", 12) { t2o::pack::max_min(ctx, true); }
+T2O_SYMBOLIC("aten::minimum", 12) { t2o::pack::max_min(ctx, false); }

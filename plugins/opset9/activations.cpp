@@ -1,6 +1,6 @@
 // Elementwise activations: relu, relu6, hardtanh, sigmoid, tanh, leaky_relu, elu, selu, celu,
 // gelu, silu, hardsigmoid, hardswish, mish, softplus, softsign, log_sigmoid, tanhshrink, softshrink,
-// hardshrink, threshold, prelu (+ in-place variants).
+// hardshrink, threshold, prelu, rrelu in eval mode (+ in-place variants).
 // Clip's min/max become inputs at opset 11 (common/forms.hpp picks the form); HardSwish exists
 // from 14 (a later pack may override), Gelu from 20.
 #include <torch2onnx/plugin.hpp>
@@ -176,6 +176,15 @@ T2O_SYMBOLIC("aten::tanh", 9) { float_unary(ctx, "Tanh"); }
 T2O_SYMBOLIC("aten::tanh_", 9) { float_unary(ctx, "Tanh"); }
 T2O_SYMBOLIC("aten::leaky_relu", 9) { leaky_relu(ctx); }
 T2O_SYMBOLIC("aten::leaky_relu_", 9) { leaky_relu(ctx); }
+// rrelu(self, lower=1/8, upper=1/3, training=False, generator): in eval mode a leaky relu with
+// slope (lower + upper) / 2; training mode draws random slopes (refused).
+T2O_SYMBOLIC("aten::rrelu", 9) {
+  if (ctx.num_inputs() > 3 && ctx.input(3).is_const() && ctx.input(3).to_bool())
+    unsupported("aten::rrelu: training=True (random slopes)");
+  double lower = ctx.num_inputs() > 1 ? const_number(ctx, 1, "lower") : 1.0 / 8;
+  double upper = ctx.num_inputs() > 2 ? const_number(ctx, 2, "upper") : 1.0 / 3;
+  unary(ctx, "LeakyRelu", {Attr::f("alpha", (lower + upper) / 2)});
+}
 T2O_SYMBOLIC("aten::elu", 9) { elu(ctx); }
 T2O_SYMBOLIC("aten::elu_", 9) { elu(ctx); }
 T2O_SYMBOLIC("aten::selu", 9) { unary(ctx, "Selu"); }

@@ -1,6 +1,6 @@
 // Filled tensors: aten::zeros/ones/full/empty, their _like forms (zeros_like, ones_like, full_like,
 // empty_like), new_zeros/new_ones/new_full/new_empty, fill_/fill and zero_/zero (what remains of
-// `torch.empty_like(x).fill_(v)` after mutation removal), scalar_tensor.
+// `torch.empty_like(x).fill_(v)` after mutation removal), scalar_tensor, tensor.
 // The element type is the output's (from the example run: PyTorch's defaults and dtype arguments).
 // A constant fill -> ConstantOfShape; a fill computed at run time -> Expand. The shape is a constant
 // when every size is known, else built at run time (Shape of the model's tensors, run-time ints).
@@ -102,4 +102,20 @@ T2O_SYMBOLIC("aten::zero", 9) { like(ctx, 0.0); }
 T2O_SYMBOLIC("aten::scalar_tensor", 9) {
   Value s = ctx.input(0);
   ctx.set_output(0, to_dtype(ctx, s, out_dtype(ctx, T2O_DTYPE_FLOAT)));
+}
+
+// tensor(t, dtype, device, requires_grad) (scripted torch.tensor(...)): a number -> 0-d tensor; a
+// flat list of numbers (constant or computed at run time) -> 1-D tensor. The dtype is the
+// output's (PyTorch's inference from the data, or the dtype argument).
+T2O_SYMBOLIC("aten::tensor", 9) {
+  Value data = ctx.input(0);
+  t2o_dtype dt = out_dtype(ctx, T2O_DTYPE_FLOAT);
+  if (data.kind() != T2O_KIND_LIST) return ctx.set_output(0, to_dtype(ctx, data, dt));
+  std::vector<Value> parts;
+  for (const Value& item : data.items()) {
+    if (!is_scalar_kind(item.kind())) unsupported("aten::tensor: nested lists or non-number data");
+    parts.push_back(unsqueeze(ctx, to_dtype(ctx, item, dt), {0}));
+  }
+  if (parts.empty()) unsupported("aten::tensor: an empty list");
+  ctx.set_output(0, parts.size() == 1 ? parts[0] : ctx.op("Concat", parts, {Attr::i("axis", 0)}));
 }

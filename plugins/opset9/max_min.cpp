@@ -6,5 +6,8 @@
 
 T2O_SYMBOLIC("aten::max", 9) { t2o::pack::max_min(ctx, true); }
 T2O_SYMBOLIC("aten::min", 9) { t2o::pack::max_min(ctx, false); }
+// maximum / minimum(self, other): the elementwise max.other / min.other.
+T2O_SYMBOLIC("aten::maximum", 9) { t2o::pack::max_min(ctx, true); }
+T2O_SYMBOLIC("aten::minimum", 9) { t2o::pack::max_min(ctx, false); }
 T2O_SYMBOLIC("aten::argmax", 9) { t2o::pack::arg_symbolic(ctx, "ArgMax"); }
 T2O_SYMBOLIC("aten::argmin", 9) { t2o::pack::arg_symbolic(ctx, "ArgMin"); }

@@ -1,4 +1,4 @@
-// aten::max_pool1d/2d/3d, aten::avg_pool1d/2d/3d, aten::adaptive_avg_pool1d/2d/3d,
+// aten::max_pool1d/2d/3d (+ _with_indices), aten::avg_pool1d/2d/3d, aten::adaptive_avg_pool1d/2d/3d,
 // aten::adaptive_max_pool1d/2d/3d -> MaxPool / AveragePool / GlobalAveragePool / GlobalMaxPool.
 //
 // ceil_mode: MaxPool/AveragePool have no ceil_mode attribute before opset 10, so ceil_mode=True
@@ -78,7 +78,8 @@ bool is_ones(const std::vector<int64_t>& v) {
   return true;
 }
 
-Value emit_max_pool(Ctx& ctx, const Value& x, const Pool& p) {
+// MaxPool with `outputs` outputs (2: values and Indices).
+std::vector<Value> emit_max_pool(Ctx& ctx, const Value& x, const Pool& p, int32_t outputs = 1) {
   std::vector<Attr> attrs{Attr::ints("kernel_shape", p.kernel), Attr::ints("strides", p.stride),
                           Attr::ints("pads", p.pads)};
   if (!is_ones(p.dilation)) {
@@ -86,7 +87,7 @@ Value emit_max_pool(Ctx& ctx, const Value& x, const Pool& p) {
     attrs.push_back(Attr::ints("dilations", p.dilation));
   }
   if (p.ceil_attr) attrs.push_back(Attr::i("ceil_mode", 1));
-  return ctx.op("MaxPool", {x}, attrs);
+  return ctx.op_n("MaxPool", {x}, outputs, attrs);
 }
 
 // max_poolNd(self, kernel_size, stride, padding, dilation, ceil_mode)
@@ -97,10 +98,43 @@ void max_pool(Ctx& ctx, size_t n) {
   Value y = with_batch(ctx, ctx.input(0), (int64_t)n, [&](const Value& x) {
     Pool q = p;
     if (ceil) apply_ceil(ctx, lens, q, n);
-    return emit_max_pool(ctx, x, q);
+    return emit_max_pool(ctx, x, q)[0];
   });
   ctx.set_output(0, y);
-  // max_poolNd has one output; the _with_indices variants are not handled here.
+}
+
+// max_poolNd_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode) -> (values,
+// indices). MaxPool's Indices (storage_order 0) count over the whole N x C x spatial tensor,
+// PyTorch's within each (n, c) plane: idx mod plane_size (as idx - idx / s * s: Mod needs opset 10).
+// Padding does not enter either numbering.
+void max_pool_with_indices(Ctx& ctx, size_t n) {
+  Pool p = parse_pool(ctx, n, ctx.input(1), opt_input(ctx, 2), opt_input(ctx, 3), opt_input(ctx, 4));
+  bool ceil = ctx.num_inputs() > 5 && ctx.input(5).to_bool();
+  Value x0 = ctx.input(0);
+  int32_t r = x0.rank();
+  if (r != (int32_t)n + 1 && r != (int32_t)n + 2)
+    fail(ctx.kind() + ": expected a " + std::to_string(n + 2) + "-D input, got rank " + std::to_string(r));
+  std::vector<int64_t> lens = spatial_lengths(x0, n);
+  if (ceil) apply_ceil(ctx, lens, p, n);
+  bool unbatched = r == (int32_t)n + 1;
+  Value x = unbatched ? unsqueeze(ctx, x0, {0}) : ctx.as_onnx(x0);
+  std::vector<Value> out = emit_max_pool(ctx, x, p, 2);
+  Value plane;
+  if (!lens.empty()) {
+    int64_t size = 1;
+    for (auto l : lens) size *= l;
+    plane = ctx.scalar_i64(size);
+  } else {
+    std::vector<int64_t> spatial;
+    for (size_t i = 0; i < n; ++i) spatial.push_back(r - (int64_t)n + (int64_t)i);
+    plane = reduce(ctx, "ReduceProd", dims_tensor(ctx, x0, spatial), {0}, false);
+  }
+  Value idx = out[1];
+  Value local = ctx.op("Sub", {idx, ctx.op("Mul", {ctx.op("Div", {idx, plane}), plane})});
+  Value values = out[0];
+  if (unbatched) values = squeeze(ctx, values, {0}), local = squeeze(ctx, local, {0});
+  ctx.set_output(0, values);
+  ctx.set_output(1, local);
 }
 
 // avg_poolNd(self, kernel_size, stride, padding, ceil_mode, count_include_pad[, divisor_override])
@@ -230,6 +264,9 @@ void adaptive_pool(Ctx& ctx, size_t n, bool is_max) {
 T2O_SYMBOLIC("aten::max_pool1d", 9) { max_pool(ctx, 1); }
 T2O_SYMBOLIC("aten::max_pool2d", 9) { max_pool(ctx, 2); }
 T2O_SYMBOLIC("aten::max_pool3d", 9) { max_pool(ctx, 3); }
+T2O_SYMBOLIC("aten::max_pool1d_with_indices", 9) { max_pool_with_indices(ctx, 1); }
+T2O_SYMBOLIC("aten::max_pool2d_with_indices", 9) { max_pool_with_indices(ctx, 2); }
+T2O_SYMBOLIC("aten::max_pool3d_with_indices", 9) { max_pool_with_indices(ctx, 3); }
 T2O_SYMBOLIC("aten::avg_pool1d", 9) { avg_pool(ctx, 1); }
 T2O_SYMBOLIC("aten::avg_pool2d", 9) { avg_pool(ctx, 2); }
 T2O_SYMBOLIC("aten::avg_pool3d", 9) { avg_pool(ctx, 3); }

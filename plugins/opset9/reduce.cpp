@@ -1,4 +1,5 @@
-// Reductions other than sum/mean: aten::prod, amax, amin, logsumexp, aminmax, all, any.
+// Reductions other than sum/mean: aten::prod, amax, amin, logsumexp, aminmax, all, any,
+// count_nonzero.
 // Argument handling (dim/keepdim/dtype) is shared in common/reduce.hpp.
 #include <torch2onnx/plugin.hpp>
 
@@ -56,3 +57,15 @@ T2O_SYMBOLIC("aten::aminmax", 9) {
 
 T2O_SYMBOLIC("aten::all", 9) { all_any(ctx, "ReduceMin"); }
 T2O_SYMBOLIC("aten::any", 9) { all_any(ctx, "ReduceMax"); }
+
+// count_nonzero(self, int? dim=None) / count_nonzero.dim_IntList(self, int[] dim): int64 count of
+// x != 0 (Cast to bool; NaN counts, as in PyTorch). No keepdim.
+T2O_SYMBOLIC("aten::count_nonzero", 9) {
+  Value x = ctx.input(0);
+  int64_t r = x.rank();
+  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  std::vector<int64_t> axes = reduce_axes(ctx, opt_input(ctx, 1), r);
+  Value nz = cast_to(ctx, ctx.as_onnx(x), T2O_DTYPE_BOOL);
+  Value n = ctx.op("Cast", {nz}, {Attr::i("to", T2O_DTYPE_INT64)});
+  ctx.set_output(0, r == 0 ? n : reduce(ctx, "ReduceSum", n, axes, false));
+}

@@ -1,5 +1,5 @@
-// aten::repeat(self, repeats) -> Tile. Extra leading repeats add leading axes of size 1 first
-// (PyTorch allows len(repeats) >= rank).
+// aten::repeat(self, repeats) and aten::tile(self, dims) -> Tile. Extra leading repeats add leading
+// axes of size 1 first (PyTorch allows len(repeats) >= rank).
 #include <torch2onnx/plugin.hpp>
 
 #include "common/shape_ops.hpp"
@@ -20,4 +20,21 @@ T2O_SYMBOLIC("aten::repeat", 9) {
     x = unsqueeze(ctx, x, axes);
   }
   ctx.set_output(0, ctx.op("Tile", {x, int_list_tensor(ctx, repeats)}));
+}
+
+// aten::tile(self, dims): repeat after padding the shorter of dims and the shape with leading 1s.
+T2O_SYMBOLIC("aten::tile", 9) {
+  Value x = ctx.input(0), reps = ctx.input(1);
+  int64_t r = x.rank();
+  if (r < 0) unsupported("aten::tile: input rank unknown");
+  if (!all_const(reps)) unsupported("aten::tile: argument 'dims' computed at run time");
+  std::vector<int64_t> d = reps.to_ints();
+  while ((int64_t)d.size() < r) d.insert(d.begin(), 1);
+  Value in = ctx.as_onnx(x);
+  if ((int64_t)d.size() > r) {
+    std::vector<int64_t> axes;
+    for (int64_t i = 0; i < (int64_t)d.size() - r; ++i) axes.push_back(i);
+    in = unsqueeze(ctx, in, axes);
+  }
+  ctx.set_output(0, ctx.op("Tile", {in, ctx.const_i64(d)}));
 }

@@ -1,0 +1,50 @@
+// aten::index_copy(self, dim, index, source) and aten::index_add(self, dim, index, source, *,
+// alpha=1) (+ in-place forms): source's slices along dim go to self's positions `index` (1-D).
+// The index is laid along dim and expanded to source's shape, then ScatterElements (Scatter up to
+// opset 10) writes, or with reduction='add' (opset 16) accumulates, repeated indices included.
+// Header-only, SDK only.
+#ifndef TORCH2ONNX_PACK_COMMON_INDEX_ADD_HPP
+#define TORCH2ONNX_PACK_COMMON_INDEX_ADD_HPP
+
+#include <torch2onnx/plugin.hpp>
+
+#include <string>
+#include <vector>
+
+#include "shape_ops.hpp"
+
+namespace t2o {
+namespace pack {
+
+inline void index_scatter_symbolic(Ctx& ctx, bool add) {
+  std::string k = ctx.kind();
+  Value x = ctx.input(0), index = ctx.input(2), source = ctx.input(3);
+  int64_t r = x.rank();
+  if (r < 0 || source.rank() < 0) unsupported(k + ": input rank unknown");
+  if (!ctx.input(1).is_const()) unsupported(k + ": argument 'dim' must be constant");
+  int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), r);
+  if (index.rank() > 1) fail(k + ": index must be 0-d or 1-D");
+  t2o_dtype dt = x.dtype();
+  Value src = to_dtype(ctx, source, dt);
+  if (r == 0) {  // a 0-d self: the single element is replaced (or increased)
+    return ctx.set_output(0, add ? ctx.op("Add", {x, src}) : src);
+  }
+  if (source.rank() == 0) src = unsqueeze(ctx, src, {0});
+  if (add && ctx.num_inputs() > 4) {
+    Value alpha = ctx.input(4);
+    if (!alpha.is_const()) unsupported(k + ": argument 'alpha' must be constant");
+    if (alpha.to_float() != 1.0) src = ctx.op("Mul", {src, to_dtype(ctx, alpha, dt)});
+  }
+  std::vector<int64_t> along((size_t)r, 1);
+  along[(size_t)axis] = -1;
+  Value i = ctx.op("Reshape", {nonneg_index(ctx, index, x, axis), ctx.const_i64(along)});
+  i = ctx.op("Expand", {i, ctx.op("Shape", {src})});
+  std::vector<Attr> attrs{Attr::i("axis", axis)};
+  if (add) attrs.push_back(Attr::s("reduction", "add"));
+  ctx.set_output(0, ctx.op(ctx.opset() >= 11 ? "ScatterElements" : "Scatter", {x, i, src}, attrs));
+}
+
+}  // namespace pack
+}  // namespace t2o
+
+#endif  // TORCH2ONNX_PACK_COMMON_INDEX_ADD_HPP
