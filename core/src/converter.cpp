@@ -236,7 +236,31 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example_on(
   return types;
 }
 
+std::string Converter::bind_defaults() {
+  // Trailing arguments without an --input take their default values, as torch.onnx lets them: each
+  // becomes a constant, so the branches on it (`if src_mask is not None`) fold away.
+  size_t given = options_.inputs.size();
+  const auto& names = model_.argument_names;
+  if (given == 0 || given >= names.size()) return "";
+  const auto& arguments = model_.module.get_method("forward").function().getSchema().arguments();
+  std::string missing;
+  for (size_t i = given; i < names.size(); ++i)
+    if (!arguments[i + 1].default_value()) missing += (missing.empty() ? "'" : ", '") + names[i] + "'";
+  if (!missing.empty()) return missing;
+  auto& graph = *model_.graph;
+  torch::jit::WithInsertPoint guard(graph.block()->nodes().front());
+  for (size_t i = names.size(); i-- > given;) {
+    auto* constant = graph.insertConstant(*arguments[i + 1].default_value());
+    graph.inputs()[i]->replaceAllUsesWith(constant);
+    graph.eraseInput(i);
+    model_.argument_names.pop_back();
+    model_.argument_types.pop_back();
+  }
+  return "";
+}
+
 void Converter::record_types() {
+  const std::string no_default = bind_defaults();
   const auto& names = model_.argument_names;
   const auto& specs = options_.inputs;
   auto list_args = [&]() {
@@ -250,7 +274,8 @@ void Converter::record_types() {
       throw ExportError("forward() takes " + std::to_string(names.size()) + " argument(s) (" + list_args() +
                         "); give each with --input TYPE[DIMS], e.g. --input float32[1,3,224,224]");
     throw ExportError("forward() takes " + std::to_string(names.size()) + " argument(s) (" + list_args() + ") but " +
-                      std::to_string(specs.size()) + " --input given");
+                      std::to_string(specs.size()) + " --input given" +
+                      (no_default.empty() ? "" : " (without a default: " + no_default + ")"));
   }
   for (size_t i = 0; i < specs.size(); ++i)
     if (!is_tensor_type(model_.argument_types[i]))
@@ -290,6 +315,18 @@ void Converter::record_types() {
     }
   }
 
+  // What the export context decides (no autograd, arguments at their defaults) is folded before the
+  // run, so the values of the branches it selects are recorded too.
+  fold_static_shapes(model_.graph, {});
+  record_runs(shapes, varied);
+  // Folding on the recorded dtypes and shapes can inline more branches: their values need a run too.
+  for (int rerun = 0; rerun < 4 && fold_static_shapes(model_.graph, types_); ++rerun) record_runs(shapes, varied);
+}
+
+void Converter::record_runs(const std::vector<std::vector<int64_t>>& shapes,
+                            const std::vector<std::vector<int64_t>>& varied) {
+  const auto& specs = options_.inputs;
+  const auto in_names = resolved_input_names();
   std::string specs_text;
   for (const auto& s : specs) specs_text += (specs_text.empty() ? "" : " ") + s.text;
   try {
@@ -755,8 +792,7 @@ void Converter::convert_node(torch::jit::Node* node) {
 }
 
 void Converter::convert() {
-  fold_static_shapes(model_.graph, types_);
-  add_graph_inputs();
+  add_graph_inputs();  // record_types() folded the graph on the recorded types
   if (!check_mode_ && options_.operator_export_type == OperatorExportType::Onnx) check_convertible();
   size_t total = 0, done = 0;
   if (options_.progress)
