@@ -181,7 +181,7 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example_on(
   torch::jit::Stack stack;
   at::manual_seed(0);
   for (size_t i = 0; i < shapes.size(); ++i) {
-    auto st = *dtype_from_name(options_.inputs[i].dtype);
+    auto st = *dtype_from_name(specs_[i].dtype);
     auto opts = at::TensorOptions().dtype(st);
     // Integers are ones: valid as indices into any non-empty dim, and safe as divisors.
     at::Tensor t = meta                   ? at::empty(shapes[i], opts.device(at::kMeta))
@@ -228,7 +228,7 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example_on(
   }
   for (size_t i = 0; i < model_.graph->inputs().size(); ++i) {
     TensorInfo info;
-    info.dtype = *onnx_dtype(*dtype_from_name(options_.inputs[i].dtype));
+    info.dtype = *onnx_dtype(*dtype_from_name(specs_[i].dtype));
     info.dims = shapes[i];
     info.known_rank = true;
     types[model_.graph->inputs()[i]] = info;
@@ -237,32 +237,45 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example_on(
 }
 
 std::string Converter::bind_defaults() {
-  // Trailing arguments without an --input take their default values, as torch.onnx lets them: each
-  // becomes a constant, so the branches on it (`if src_mask is not None`) fold away.
-  size_t given = options_.inputs.size();
-  const auto& names = model_.argument_names;
-  if (given == 0 || given >= names.size()) return "";
-  const auto& arguments = model_.module.get_method("forward").function().getSchema().arguments();
+  // Trailing arguments without an --input take their default values, as torch.onnx lets them, and
+  // `--input none` gives an Optional argument None: each becomes a constant, so the branches on it
+  // (`if src_mask is not None`) fold away.
+  const auto& given = options_.inputs;
+  specs_ = given;
+  size_t n = model_.argument_names.size();
+  if (given.empty() || given.size() > n) return "";  // record_types() reports the count
+  const auto& arguments = model_.module.get_method("forward").function().getSchema().arguments();  // [0]: self
   std::string missing;
-  for (size_t i = given; i < names.size(); ++i)
-    if (!arguments[i + 1].default_value()) missing += (missing.empty() ? "'" : ", '") + names[i] + "'";
+  for (size_t i = given.size(); i < n; ++i)
+    if (!arguments[i + 1].default_value()) missing += (missing.empty() ? "'" : ", '") + model_.argument_names[i] + "'";
   if (!missing.empty()) return missing;
+  std::vector<std::pair<size_t, c10::IValue>> bound;
+  for (size_t i = 0; i < given.size(); ++i) {
+    if (given[i].dtype != "none") continue;
+    if (model_.argument_types[i]->kind() != c10::TypeKind::OptionalType)
+      throw ExportError("--input none for forward() argument '" + model_.argument_names[i] + "' of type " +
+                        model_.argument_types[i]->annotation_str() + ": only an Optional argument can be None");
+    bound.emplace_back(i, c10::IValue());
+  }
+  for (size_t i = given.size(); i < n; ++i) bound.emplace_back(i, *arguments[i + 1].default_value());
   auto& graph = *model_.graph;
   torch::jit::WithInsertPoint guard(graph.block()->nodes().front());
-  for (size_t i = names.size(); i-- > given;) {
-    auto* constant = graph.insertConstant(*arguments[i + 1].default_value());
-    graph.inputs()[i]->replaceAllUsesWith(constant);
+  for (auto it = bound.rbegin(); it != bound.rend(); ++it) {  // from the last: indices stay valid
+    size_t i = it->first;
+    graph.inputs()[i]->replaceAllUsesWith(graph.insertConstant(it->second));
     graph.eraseInput(i);
-    model_.argument_names.pop_back();
-    model_.argument_types.pop_back();
+    model_.argument_names.erase(model_.argument_names.begin() + (std::ptrdiff_t)i);
+    model_.argument_types.erase(model_.argument_types.begin() + (std::ptrdiff_t)i);
   }
+  specs_.erase(std::remove_if(specs_.begin(), specs_.end(), [](const InputSpec& s) { return s.dtype == "none"; }),
+               specs_.end());
   return "";
 }
 
 void Converter::record_types() {
   const std::string no_default = bind_defaults();
   const auto& names = model_.argument_names;
-  const auto& specs = options_.inputs;
+  const auto& specs = specs_;
   auto list_args = [&]() {
     std::string s;
     for (size_t i = 0; i < names.size(); ++i)
@@ -325,7 +338,7 @@ void Converter::record_types() {
 
 void Converter::record_runs(const std::vector<std::vector<int64_t>>& shapes,
                             const std::vector<std::vector<int64_t>>& varied) {
-  const auto& specs = options_.inputs;
+  const auto& specs = specs_;
   const auto in_names = resolved_input_names();
   std::string specs_text;
   for (const auto& s : specs) specs_text += (specs_text.empty() ? "" : " ") + s.text;

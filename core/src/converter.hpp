@@ -135,7 +135,8 @@ class Converter {
 
  private:
   void add_graph_inputs();
-  // Binds trailing arguments without an --input to their defaults; returns those that have none.
+  // Binds trailing arguments without an --input to their defaults and `--input none` ones to None
+  // (leaving specs_, the --input of the remaining graph inputs); returns the missing ones without a default.
   std::string bind_defaults();
   // The example run(s): with dynamic axes a second one at other sizes marks the dims that vary.
   void record_runs(const std::vector<std::vector<int64_t>>& shapes, const std::vector<std::vector<int64_t>>& varied);
@@ -164,6 +165,7 @@ class Converter {
   const ExportOptions& options_;
   PreparedModel& model_;
   std::string model_path_;
+  std::vector<InputSpec> specs_;  // --input of each graph input (without `none`)
 
   std::deque<ValueRec> values_;  // a deque: references stay valid while it grows
   std::unordered_map<torch::jit::Value*, t2o_value> bound_;

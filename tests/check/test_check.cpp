@@ -147,6 +147,17 @@ TEST(Check, MissingTrailingArgumentsTakeTheirDefaults) {
   EXPECT_EQ(both.exit_code, 0) << both.describe();
 }
 
+TEST(Check, InputNoneGivesAnOptionalArgumentNone) {
+  const fs::path model = check_fixtures() / "defaults.pt";
+  const RunResult r = check({model.string(), "--input", "float32[2,3]", "--input", "none"});
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  const RunResult bad = check({model.string(), "--input", "none", "--input", "float32[2,3]"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.describe();
+  EXPECT_NE(bad.err.find("--input none for forward() argument 'x' of type Tensor: only an Optional argument"),
+            std::string::npos)
+      << bad.describe();
+}
+
 TEST(Check, MissingArgumentWithoutDefaultIsRefused) {
   const RunResult r = check({(check_fixtures() / "no_default.pt").string(), "--input", "float32[2,3]"});
   EXPECT_NE(r.exit_code, 0) << r.describe();
