@@ -37,6 +37,26 @@ bool is_tensor_type(const c10::TypePtr& type) {
 
 std::string describe_ivalue_kind(const c10::IValue& v) { return v.tagKind(); }
 
+// Values are numbered in creation order (Value::unique()).
+size_t newest_value_id(torch::jit::Block* block) {
+  size_t newest = 0;
+  for (auto* v : block->inputs()) newest = std::max(newest, v->unique());
+  for (auto* n : block->nodes()) {
+    for (auto* v : n->outputs()) newest = std::max(newest, v->unique());
+    for (auto* b : n->blocks()) newest = std::max(newest, newest_value_id(b));
+  }
+  return newest;
+}
+
+void forget_values_after(torch::jit::Block* block, size_t newest,
+                         std::unordered_map<torch::jit::Value*, TensorInfo>& types) {
+  for (auto* n : block->nodes()) {
+    for (auto* v : n->outputs())
+      if (v->unique() > newest) types.erase(v);
+    for (auto* b : n->blocks()) forget_values_after(b, newest, types);
+  }
+}
+
 }  // namespace
 
 Converter::Converter(const t2o::registry::Registry& registry, const ExportOptions& options, PreparedModel& model,
@@ -333,7 +353,14 @@ void Converter::record_types() {
   fold_static_shapes(model_.graph, {});
   record_runs(shapes, varied);
   // Folding on the recorded dtypes and shapes can inline more branches: their values need a run too.
-  for (int rerun = 0; rerun < 4 && fold_static_shapes(model_.graph, types_); ++rerun) record_runs(shapes, varied);
+  for (int rerun = 0; rerun < 4; ++rerun) {
+    size_t newest = newest_value_id(model_.graph->block());
+    bool inlined = fold_static_shapes(model_.graph, types_);
+    // A value the fold made may sit where one it destroyed was: what was recorded there is not its.
+    forget_values_after(model_.graph->block(), newest, types_);
+    if (!inlined) break;
+    record_runs(shapes, varied);
+  }
 }
 
 void Converter::record_runs(const std::vector<std::vector<int64_t>>& shapes,

@@ -62,8 +62,8 @@ torch::jit::Value* through_casts(torch::jit::Value* v) {
   return v;
 }
 
-// A tensor surely not the same object as any other value's tensor: a graph input is its own ONNX
-// input, distinct from every other input and from the model's constants.
+// A graph input is its own ONNX input: never None once the example run fed it a tensor, and never
+// the same object as another input or a constant.
 bool is_graph_input(torch::jit::Value* v) { return v->node() == v->owningGraph()->param_node(); }
 
 // The element type every run of the exported graph gives v: recorded by the example run (fixed by
@@ -169,8 +169,12 @@ bool fold_known_facts(const std::shared_ptr<torch::jit::Graph>& graph,
       }
       if (stack.size() == arity) {
         stack.emplace_back((int64_t)arity);  // a vararg op reads its input count from the stack
-        node->getOperation()(stack);
-        if (stack.size() == 1) replace(node, stack[0]);
+        try {
+          node->getOperation()(stack);
+          if (stack.size() == 1) replace(node, stack[0]);
+        } catch (const std::exception&) {
+          // A format string its arguments don't fit: left for the run to report.
+        }
       }
     } else if (kind == c10::prim::device && arity == 1) {
       replace(node, c10::Device(c10::kCPU));
