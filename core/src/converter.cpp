@@ -37,6 +37,26 @@ bool is_tensor_type(const c10::TypePtr& type) {
 
 std::string describe_ivalue_kind(const c10::IValue& v) { return v.tagKind(); }
 
+// Values are numbered in creation order (Value::unique()).
+size_t newest_value_id(torch::jit::Block* block) {
+  size_t newest = 0;
+  for (auto* v : block->inputs()) newest = std::max(newest, v->unique());
+  for (auto* n : block->nodes()) {
+    for (auto* v : n->outputs()) newest = std::max(newest, v->unique());
+    for (auto* b : n->blocks()) newest = std::max(newest, newest_value_id(b));
+  }
+  return newest;
+}
+
+void forget_values_after(torch::jit::Block* block, size_t newest,
+                         std::unordered_map<torch::jit::Value*, TensorInfo>& types) {
+  for (auto* n : block->nodes()) {
+    for (auto* v : n->outputs())
+      if (v->unique() > newest) types.erase(v);
+    for (auto* b : n->blocks()) forget_values_after(b, newest, types);
+  }
+}
+
 }  // namespace
 
 Converter::Converter(const t2o::registry::Registry& registry, const ExportOptions& options, PreparedModel& model,
@@ -181,7 +201,7 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example_on(
   torch::jit::Stack stack;
   at::manual_seed(0);
   for (size_t i = 0; i < shapes.size(); ++i) {
-    auto st = *dtype_from_name(options_.inputs[i].dtype);
+    auto st = *dtype_from_name(specs_[i].dtype);
     auto opts = at::TensorOptions().dtype(st);
     // Integers are ones: valid as indices into any non-empty dim, and safe as divisors.
     at::Tensor t = meta                   ? at::empty(shapes[i], opts.device(at::kMeta))
@@ -228,7 +248,7 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example_on(
   }
   for (size_t i = 0; i < model_.graph->inputs().size(); ++i) {
     TensorInfo info;
-    info.dtype = *onnx_dtype(*dtype_from_name(options_.inputs[i].dtype));
+    info.dtype = *onnx_dtype(*dtype_from_name(specs_[i].dtype));
     info.dims = shapes[i];
     info.known_rank = true;
     types[model_.graph->inputs()[i]] = info;
@@ -236,9 +256,46 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example_on(
   return types;
 }
 
+std::string Converter::bind_defaults() {
+  // Trailing arguments without an --input take their default values, as torch.onnx lets them, and
+  // `--input none` gives an Optional argument None: each becomes a constant, so the branches on it
+  // (`if src_mask is not None`) fold away.
+  const auto& given = options_.inputs;
+  specs_ = given;
+  size_t n = model_.argument_names.size();
+  if (given.empty() || given.size() > n) return "";  // record_types() reports the count
+  const auto& arguments = model_.module.get_method("forward").function().getSchema().arguments();  // [0]: self
+  std::string missing;
+  for (size_t i = given.size(); i < n; ++i)
+    if (!arguments[i + 1].default_value()) missing += (missing.empty() ? "'" : ", '") + model_.argument_names[i] + "'";
+  if (!missing.empty()) return missing;
+  std::vector<std::pair<size_t, c10::IValue>> bound;
+  for (size_t i = 0; i < given.size(); ++i) {
+    if (given[i].dtype != "none") continue;
+    if (model_.argument_types[i]->kind() != c10::TypeKind::OptionalType)
+      throw ExportError("--input none for forward() argument '" + model_.argument_names[i] + "' of type " +
+                        model_.argument_types[i]->annotation_str() + ": only an Optional argument can be None");
+    bound.emplace_back(i, c10::IValue());
+  }
+  for (size_t i = given.size(); i < n; ++i) bound.emplace_back(i, *arguments[i + 1].default_value());
+  auto& graph = *model_.graph;
+  torch::jit::WithInsertPoint guard(graph.block()->nodes().front());
+  for (auto it = bound.rbegin(); it != bound.rend(); ++it) {  // from the last: indices stay valid
+    size_t i = it->first;
+    graph.inputs()[i]->replaceAllUsesWith(graph.insertConstant(it->second));
+    graph.eraseInput(i);
+    model_.argument_names.erase(model_.argument_names.begin() + (std::ptrdiff_t)i);
+    model_.argument_types.erase(model_.argument_types.begin() + (std::ptrdiff_t)i);
+  }
+  specs_.erase(std::remove_if(specs_.begin(), specs_.end(), [](const InputSpec& s) { return s.dtype == "none"; }),
+               specs_.end());
+  return "";
+}
+
 void Converter::record_types() {
+  const std::string no_default = bind_defaults();
   const auto& names = model_.argument_names;
-  const auto& specs = options_.inputs;
+  const auto& specs = specs_;
   auto list_args = [&]() {
     std::string s;
     for (size_t i = 0; i < names.size(); ++i)
@@ -250,7 +307,8 @@ void Converter::record_types() {
       throw ExportError("forward() takes " + std::to_string(names.size()) + " argument(s) (" + list_args() +
                         "); give each with --input TYPE[DIMS], e.g. --input float32[1,3,224,224]");
     throw ExportError("forward() takes " + std::to_string(names.size()) + " argument(s) (" + list_args() + ") but " +
-                      std::to_string(specs.size()) + " --input given");
+                      std::to_string(specs.size()) + " --input given" +
+                      (no_default.empty() ? "" : " (without a default: " + no_default + ")"));
   }
   for (size_t i = 0; i < specs.size(); ++i)
     if (!is_tensor_type(model_.argument_types[i]))
@@ -290,6 +348,25 @@ void Converter::record_types() {
     }
   }
 
+  // What the export context decides (no autograd, arguments at their defaults) is folded before the
+  // run, so the values of the branches it selects are recorded too.
+  fold_static_shapes(model_.graph, {});
+  record_runs(shapes, varied);
+  // Folding on the recorded dtypes and shapes can inline more branches: their values need a run too.
+  for (int rerun = 0; rerun < 4; ++rerun) {
+    size_t newest = newest_value_id(model_.graph->block());
+    bool inlined = fold_static_shapes(model_.graph, types_);
+    // A value the fold made may sit where one it destroyed was: what was recorded there is not its.
+    forget_values_after(model_.graph->block(), newest, types_);
+    if (!inlined) break;
+    record_runs(shapes, varied);
+  }
+}
+
+void Converter::record_runs(const std::vector<std::vector<int64_t>>& shapes,
+                            const std::vector<std::vector<int64_t>>& varied) {
+  const auto& specs = specs_;
+  const auto in_names = resolved_input_names();
   std::string specs_text;
   for (const auto& s : specs) specs_text += (specs_text.empty() ? "" : " ") + s.text;
   try {
@@ -755,8 +832,7 @@ void Converter::convert_node(torch::jit::Node* node) {
 }
 
 void Converter::convert() {
-  fold_static_shapes(model_.graph, types_);
-  add_graph_inputs();
+  add_graph_inputs();  // record_types() folded the graph on the recorded types
   if (!check_mode_ && options_.operator_export_type == OperatorExportType::Onnx) check_convertible();
   size_t total = 0, done = 0;
   if (options_.progress)

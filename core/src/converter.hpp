@@ -70,8 +70,10 @@ struct NodeFailure {
   std::optional<int64_t> min_opset;
 };
 
-// Replaces shape queries fixed by the example shapes with constants, and drops assertions.
-void fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
+// Replaces queries fixed for every run (shapes, dtypes, the export context) with constants, resolves
+// the control flow they decide, and drops assertions. Returns whether control flow was removed (new
+// top-level values the example run has not seen).
+bool fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
                         const std::unordered_map<torch::jit::Value*, TensorInfo>& types);
 
 }  // namespace t2o::core
@@ -133,6 +135,11 @@ class Converter {
 
  private:
   void add_graph_inputs();
+  // Binds trailing arguments without an --input to their defaults and `--input none` ones to None
+  // (leaving specs_, the --input of the remaining graph inputs); returns the missing ones without a default.
+  std::string bind_defaults();
+  // The example run(s): with dynamic axes a second one at other sizes marks the dims that vary.
+  void record_runs(const std::vector<std::vector<int64_t>>& shapes, const std::vector<std::vector<int64_t>>& varied);
   void add_constant(torch::jit::Node* node);
   ValueRec constant_tensor(const at::Tensor& t, torch::jit::Node* node, const std::string& hint);
   void convert_node(torch::jit::Node* node);
@@ -158,6 +165,7 @@ class Converter {
   const ExportOptions& options_;
   PreparedModel& model_;
   std::string model_path_;
+  std::vector<InputSpec> specs_;  // --input of each graph input (without `none`)
 
   std::deque<ValueRec> values_;  // a deque: references stay valid while it grows
   std::unordered_map<torch::jit::Value*, t2o_value> bound_;

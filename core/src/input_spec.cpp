@@ -6,6 +6,8 @@
 namespace t2o::core {
 
 InputSpec parse_input_spec(const std::string& text) {
+  // `none`: an Optional forward() argument given None (the converter binds it as a constant).
+  if (text == "none") return InputSpec{"none", {}, text};
   auto bad = [&](const std::string& why) -> ExportError {
     return ExportError("bad --input '" + text + "': " + why + " (expected TYPE[DIMS], e.g. float32[1,3,224,224] or int64[])");
   };

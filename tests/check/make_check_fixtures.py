@@ -7,10 +7,15 @@ Writes OUT_DIR/several_ops.pt: a traced model with several kinds of unconvertibl
   aten::logcumsumexp x2 and aten::i0 x1 (no pack converts them), aten::round x1 (only from opset 11),
   aten::dropout with train=True (the symbolic refuses: only eval-mode dropout converts);
 OUT_DIR/custom_ops.pt: a scripted model calling custom ops t2ocheck::op_a (x2) and t2ocheck::op_b
-(x1), defined here with torch.library but unknown to torch2onnx (no pack declares them).
+(x1), defined here with torch.library but unknown to torch2onnx (no pack declares them);
+OUT_DIR/data_if.pt: a scripted model whose branches on x.dtype and x.dim() fold at export but whose
+`if x.sum() > 0` depends on the data (one prim::If that must stay unconvertible);
+OUT_DIR/defaults.pt: scripted forward(x, y: Optional[Tensor] = None, scale: float = 2.0);
+OUT_DIR/no_default.pt: scripted forward(x, y, z: Optional[Tensor] = None) (y has no default).
 """
 import os
 import sys
+from typing import Optional
 
 
 def main():
@@ -50,6 +55,32 @@ def main():
             return torch.relu(torch.ops.t2ocheck.op_a(y, 0.5))
 
     torch.jit.script(CustomOps()).save(os.path.join(out, "custom_ops.pt"))
+
+    class DataIf(nn.Module):
+        def forward(self, x):
+            if x.dtype != torch.float32:
+                x = x.float()
+            if x.dim() != 2:
+                x = x.flatten(1)
+            if bool(x.sum() > 0):
+                return x * 2.0
+            return x - 1.0
+
+    torch.jit.script(DataIf()).save(os.path.join(out, "data_if.pt"))
+
+    class Defaults(nn.Module):
+        def forward(self, x, y: Optional[torch.Tensor] = None, scale: float = 2.0):
+            if y is None:
+                return x * scale
+            return x + y
+
+    torch.jit.script(Defaults()).save(os.path.join(out, "defaults.pt"))
+
+    class NoDefault(nn.Module):
+        def forward(self, x, y, z: Optional[torch.Tensor] = None):
+            return x + y if z is None else x + y + z
+
+    torch.jit.script(NoDefault()).save(os.path.join(out, "no_default.pt"))
 
 
 if __name__ == "__main__":

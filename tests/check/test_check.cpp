@@ -127,6 +127,43 @@ TEST(Check, ConvertibleModelExitsZero) {
   EXPECT_NE(r.out.find("nodes convert at opset 17"), std::string::npos) << r.describe();
 }
 
+TEST(Check, DataDependentIfStaysUnconvertibleWhileFixedFactsFold) {
+  const RunResult r = check({(check_fixtures() / "data_if.pt").string(), "--input", "float32[2,3]", "--json"});
+  ASSERT_EQ(r.exit_code, 1) << r.describe();
+  const auto report = nlohmann::json::parse(r.out);
+  const auto* branch = find_op(report, "prim::If");
+  ASSERT_NE(branch, nullptr) << r.out;
+  EXPECT_EQ(branch->at("count"), 1) << r.out;  // the dtype and rank checks folded; x.sum() > 0 did not
+  EXPECT_EQ(find_op(report, "prim::dtype"), nullptr) << r.out;
+  EXPECT_EQ(find_op(report, "aten::dim"), nullptr) << r.out;
+}
+
+TEST(Check, MissingTrailingArgumentsTakeTheirDefaults) {
+  const RunResult r = check({(check_fixtures() / "defaults.pt").string(), "--input", "float32[2,3]"});
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  // Given, the Optional argument is a graph input and its None branch folds away.
+  const RunResult both = check({(check_fixtures() / "defaults.pt").string(), "--input", "float32[2,3]",
+                                "--input", "float32[2,3]"});
+  EXPECT_EQ(both.exit_code, 0) << both.describe();
+}
+
+TEST(Check, InputNoneGivesAnOptionalArgumentNone) {
+  const fs::path model = check_fixtures() / "defaults.pt";
+  const RunResult r = check({model.string(), "--input", "float32[2,3]", "--input", "none"});
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  const RunResult bad = check({model.string(), "--input", "none", "--input", "float32[2,3]"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.describe();
+  EXPECT_NE(bad.err.find("--input none for forward() argument 'x' of type Tensor: only an Optional argument"),
+            std::string::npos)
+      << bad.describe();
+}
+
+TEST(Check, MissingArgumentWithoutDefaultIsRefused) {
+  const RunResult r = check({(check_fixtures() / "no_default.pt").string(), "--input", "float32[2,3]"});
+  EXPECT_NE(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.err.find("but 1 --input given (without a default: 'y')"), std::string::npos) << r.describe();
+}
+
 TEST(Check, UnreadableModelOrBadUsageExitsTwo) {
   EXPECT_EQ(check({(work_dir() / "no_such_model.pt").string()}).exit_code, 2);
   EXPECT_EQ(check({}).exit_code, 2);

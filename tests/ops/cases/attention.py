@@ -104,6 +104,26 @@ class DecLayer(torch.nn.Module):
         return self.m(tgt, memory)
 
 
+class DtypeRankBranches(torch.nn.Module):
+    """Scripted branches on facts fixed at export: the input's dtype, rank and floating-pointness."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(16, 16)
+
+    def forward(self, x):
+        if x.dtype == torch.float64:
+            x = x.float()
+        if not torch.is_floating_point(x):
+            x = x.float()
+        if x.dim() == 2:
+            x = x.unsqueeze(0)
+        y = self.lin(x)
+        if y.dtype != x.dtype:
+            y = y.to(x.dtype)
+        return y.relu() if x.dim() == 3 else y
+
+
 xb = torch.randn(2, 5, 16)   # [batch, seq, embed]
 xs = torch.randn(5, 2, 16)   # [seq, batch, embed]
 kpm = torch.tensor([[False, False, False, True, True], [False, False, False, False, False]])
@@ -137,10 +157,34 @@ CASES = [
          cli_args=("--dynamic-axes", "x=0,1", "--dynamic-axes", "kpm=0,1")),
     case("enc_layer_seq_first", EncLayer(), [xs]),
     case("dec_layer", DecLayer(), [xs, kv]),
-    # scripted: the fast-path checks stay as control flow (prim::If on is_grad_enabled, ...)
-    # Scripted MultiheadAttention / encoder layers keep data-dependent control flow (prim::If on
-    # mask and fast-path checks), which the host cannot export yet; `check` reports them cleanly.
-    # case("mha_script", SelfAttnOut(), [xs], method="script"),
-    # case("enc_layer_script", EncLayer(batch_first=True), [xb], method="script"),
+    # scripted: the fast-path checks (prim::If on is_grad_enabled, `query is key`, dtypes, the
+    # why_not_fast_path string) fold at export; forward()'s trailing Optional arguments take their
+    # defaults (None) when no --input gives them.
+    case("mha_script", SelfAttnOut(), [xs], method="script"),
+    case("mha_script_bf", SelfAttnOut(batch_first=True), [xb], method="script"),
+    case("mha_script_cross", CrossAttnNoMask(), [xs, kv, torch.randn(7, 2, 16)], method="script"),
+    case("mha_script_cross_bf", CrossAttnNoMask(batch_first=True), [xb, torch.randn(2, 7, 16), torch.randn(2, 7, 16)],
+         method="script"),
+    case("mha_script_kpm", SelfAttnKpm(batch_first=True), [xb, kpm], method="script"),
+    case("enc_layer_script", EncLayer(batch_first=True), [xb], method="script"),
+    case("enc_layer_script_norm_first", EncLayer(batch_first=True, norm_first=True, activation="gelu"), [xb],
+         method="script"),
+    case("enc_layer_script_seq_first", EncLayer(), [xs], method="script"),
+    case("enc_layer_script_defaults", torch.nn.TransformerEncoderLayer(16, 4, 32, batch_first=True), [xb],
+         method="script"),
+    case("mha_script_bf_dyn", SelfAttnOut(batch_first=True), [xb], method="script", cli_args=("--dynamic-axes", "x=0,1")),
+    case("mha_script_cross_dyn", CrossAttnNoMask(), [xs, kv, torch.randn(7, 2, 16)], method="script",
+         cli_args=("--dynamic-axes", "q=0,1", "--dynamic-axes", "k=0,1", "--dynamic-axes", "v=0,1")),
+    case("enc_layer_script_dyn", EncLayer(batch_first=True), [xb], method="script",
+         cli_args=("--dynamic-axes", "x=0,1")),
+    case("enc_layer_script_kpm_default_mask", EncLayerKpm(batch_first=True), [xb, kpm], method="script"),
+    case("encoder_2l_script",
+         torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(16, 4, 32, batch_first=True), 2,
+                                     enable_nested_tensor=False), [xb], method="script"),
+    case("dec_layer_script", DecLayer(batch_first=True), [xb, torch.randn(2, 7, 16)], method="script"),
+    case("dtype_rank_branches_script", DtypeRankBranches(), [xb], method="script"),
+    case("dtype_rank_branches_script_2d", DtypeRankBranches(), [torch.randn(5, 16)], method="script"),
+    case("dtype_rank_branches_script_dyn", DtypeRankBranches(), [xb], method="script",
+         cli_args=("--dynamic-axes", "x=0,1")),
     case("dec_layer_bf_gelu", DecLayer(batch_first=True, activation="gelu"), [xb, torch.randn(2, 7, 16)]),
 ]

@@ -1,4 +1,6 @@
 # nn.LSTM / nn.GRU / nn.RNN (aten::lstm, gru, rnn_tanh, rnn_relu) -> ONNX LSTM / GRU / RNN per layer.
+from typing import Optional
+
 import torch
 from op_case import case
 
@@ -31,6 +33,28 @@ class LstmState(torch.nn.Module):
         self.rnn = rnn
 
     def forward(self, x, h0, c0):
+        return self.rnn(x, (h0, c0))
+
+
+class SeqOptState(torch.nn.Module):
+    """GRU / RNN whose initial state is an Optional argument defaulting to None (scripted)."""
+
+    def __init__(self, rnn):
+        super().__init__()
+        self.rnn = rnn
+
+    def forward(self, x, h0: Optional[torch.Tensor] = None):
+        return self.rnn(x, h0)
+
+
+class LstmOptState(torch.nn.Module):
+    def __init__(self, rnn):
+        super().__init__()
+        self.rnn = rnn
+
+    def forward(self, x, h0: Optional[torch.Tensor] = None, c0: Optional[torch.Tensor] = None):
+        if h0 is None or c0 is None:
+            return self.rnn(x)
         return self.rnn(x, (h0, c0))
 
 
@@ -127,6 +151,17 @@ CASES = [
     case("rnn_tanh_2l_bi_state", SeqState(rnn(num_layers=2, bidirectional=True)), [x, h4]),
     case("rnn_relu_bi_bf", Seq(rnn(nonlinearity="relu", bidirectional=True, batch_first=True)), [xb]),
     case("rnn_relu_2l_nobias", Seq(rnn(nonlinearity="relu", num_layers=2, bias=False)), [x]),
-    # Scripted RNN with an Optional hx keeps a prim::If on `hx is None` (control flow): not yet.
-    # case("rnn_relu_script", SeqState(rnn(nonlinearity="relu")), [x, h1], method="script"),
+    # scripted: the `hx is None` / batch-size checks fold at export (hx given, or taking its default)
+    case("rnn_relu_script", SeqState(rnn(nonlinearity="relu")), [x, h1], method="script"),
+    case("rnn_relu_script_nohx", Seq(rnn(nonlinearity="relu")), [x], method="script"),
+    case("rnn_tanh_script_2l_bi_bf", SeqState(rnn(num_layers=2, bidirectional=True, batch_first=True)), [xb, h4],
+         method="script"),
+    case("gru_state_script", SeqState(gru(num_layers=2, bidirectional=True)), [x, h4], method="script"),
+    case("gru_opt_state_script_default", SeqOptState(gru()), [x], method="script"),
+    case("gru_opt_state_script_given", SeqOptState(gru(num_layers=2)), [x, torch.randn(2, 2, 5)], method="script"),
+    case("rnn_relu_opt_state_script_default", SeqOptState(rnn(nonlinearity="relu")), [x], method="script"),
+    case("lstm_opt_state_script_default", LstmOptState(lstm(batch_first=True)), [xb], method="script"),
+    case("lstm_opt_state_script_given", LstmOptState(lstm()), [x, h1, torch.randn(1, 2, 5)], method="script"),
+    case("lstm_state_script_dyn", LstmState(lstm()), [x, h1, torch.randn(1, 2, 5)], method="script",
+         cli_args=("--dynamic-axes", "x=0,1", "--dynamic-axes", "h0=1", "--dynamic-axes", "c0=1")),
 ]

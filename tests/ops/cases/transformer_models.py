@@ -113,6 +113,25 @@ class LstmTagger(torch.nn.Module):
         return torch.log_softmax(self.out(y), dim=-1)
 
 
+class TransformerTgtMask(torch.nn.Module):
+    """nn.Transformer with a causal target mask; its other Optional masks stay None (scripted)."""
+
+    def __init__(self):
+        super().__init__()
+        self.t = torch.nn.Transformer(16, 4, 1, 1, 32, batch_first=True)
+
+    def forward(self, src, tgt, tgt_mask):
+        return self.t(src, tgt, tgt_mask=tgt_mask)
+
+
+def small_transformer():
+    return torch.nn.Transformer(16, 4, 1, 1, 32, batch_first=True)
+
+
+def decoder_2l():
+    return torch.nn.TransformerDecoder(torch.nn.TransformerDecoderLayer(16, 4, 32), 2)
+
+
 ids2 = torch.randint(0, 100, (2, 16))
 ids1 = torch.randint(0, 100, (1, 16))
 
@@ -126,4 +145,15 @@ CASES = [
     case("bert_encoder_dyn", Bert(), [ids2], rtol=2e-3, cli_args=("--dynamic-axes", "ids=0")),
     case("gpt_decoder_dyn", Gpt(), [ids1], rtol=2e-3, cli_args=("--dynamic-axes", "ids=0")),
     case("lstm_tagger_dyn", LstmTagger(), [ids2], rtol=2e-3, cli_args=("--dynamic-axes", "ids=0,1")),
+    # scripted: fast-path checks and Optional masks fold at export (trailing masks take their defaults)
+    case("bert_encoder_script", Bert(), [ids2], rtol=2e-3, method="script"),
+    case("gpt_decoder_script", Gpt(), [ids1], rtol=2e-3, method="script"),
+    case("lstm_tagger_script", LstmTagger(), [ids2], rtol=2e-3, method="script"),
+    case("transformer_script", small_transformer(), [torch.randn(2, 5, 16), torch.randn(2, 7, 16)], rtol=2e-3,
+         method="script"),
+    case("transformer_script_tgt_mask", TransformerTgtMask(),
+         [torch.randn(2, 5, 16), torch.randn(2, 7, 16), torch.nn.Transformer.generate_square_subsequent_mask(7)],
+         rtol=2e-3, method="script"),
+    case("decoder_2l_script", decoder_2l(), [torch.randn(7, 2, 16), torch.randn(5, 2, 16)], rtol=2e-3,
+         method="script"),
 ]
