@@ -70,16 +70,22 @@ bool is_known_view(const Node* n) {
   return false;
 }
 
-// A tensor whose storage is its own: a graph input, a constant, or the output of an op whose
-// schema says the output aliases nothing.
+// A tensor whose storage is its own: a graph input, a constant, the output of an op whose schema
+// says the output aliases nothing, or of an op returning its input or a copy of it (x.long(),
+// contiguous, reshape) when nothing else reads that input (a write then reaches no other reader
+// either way).
 bool owns_storage(const Value* v) {
   const Node* n = v->node();
   if (n->kind() == c10::prim::Param || n->kind() == c10::prim::Constant) return true;
   auto schema = n->maybeSchema();
   if (!schema || n->kind().ns() != c10::namespaces::aten) return false;
-  for (const auto& r : schema->returns())
-    if (r.alias_info()) return false;
-  return true;
+  bool fresh = true;
+  for (const auto& r : schema->returns()) fresh = fresh && !r.alias_info();
+  if (fresh) return true;
+  static const std::unordered_set<std::string> self_or_copy = {
+      "aten::to", "aten::type_as", "aten::contiguous", "aten::reshape", "aten::flatten", "aten::detach"};
+  return self_or_copy.count(kind_of(n)) && n->outputs().size() == 1 && !n->inputs().empty() &&
+         is_tensor(n->input(0)) && n->input(0)->uses().size() == 1 && owns_storage(n->input(0));
 }
 
 // Whether a node's outputs may alias its inputs (a view, a container, control flow, ...).
@@ -192,11 +198,18 @@ class WriteRewriter {
   // The target's value after the write, computed without writing.
   Value* new_target_value(Value* target) {
     std::string name = kind_of(write_);
-    Node* src = name == "aten::copy_" ? write_->input(1)->node() : nullptr;
-    // Scripted `x[a:b] = 2.0` copies aten::tensor(2.0, <x's dtype>, ...): a fill with the number.
-    if (src && kind_of(src) == "aten::tensor" && !src->inputs().empty() &&
-        src->input(0)->type()->isSubtypeOf(*c10::NumberType::get()))
-      return insert("aten::fill", {target, src->input(0)});
+    Value* src = name == "aten::copy_" ? write_->input(1) : nullptr;
+    auto is_number = [](const Value* v) { return v->type()->isSubtypeOf(*c10::NumberType::get()); };
+    if (src && is_number(src)) return insert("aten::fill", {target, src});  // copy_.int / copy_.float
+    // Scripted `x[a:b] = 2.0` copies aten::tensor(2.0, prim::dtype(x[a:b]), ...): a fill with the
+    // number (another dtype would round the number first: not a fill).
+    if (src && kind_of(src->node()) == "aten::tensor" && src->node()->inputs().size() > 1 &&
+        is_number(src->node()->input(0))) {
+      Node* dtype = src->node()->input(1)->node();
+      bool target_dtype = dtype->kind() == c10::prim::dtype && dtype->input(0) == target;
+      if (target_dtype || src->node()->input(1)->type()->kind() == c10::TypeKind::NoneType)
+        return insert("aten::fill", {target, src->node()->input(0)});
+    }
     if (src)  // src broadcast to the target and cast to its dtype
       return insert("aten::expand_as", {insert("aten::type_as", {write_->input(1), target}), target});
     // The functional twin with the same inputs, bound by schema as mutation removal does (not by

@@ -140,6 +140,16 @@ class ScriptedWrites(torch.nn.Module):
         return y
 
 
+class ScriptedIntWrites(torch.nn.Module):
+    """Scripted number writes copy aten::tensor(v, dtype of the view): 2.7 into int64 is 2."""
+    def forward(self, x):
+        y = (x * 10).long()
+        y[1:3] = 2.7
+        y[:, 0] = -1
+        y[-1] += 5
+        return y
+
+
 def _x(*shape):
     return torch.randn(*shape)
 
@@ -161,4 +171,5 @@ CASES = [
                                    torch.tensor([3, -1]), _x(5, 4)], opsets=(17,)),
     case("scatter_direct", ScatterDirect(), [_x(6, 4), _x(6, 2), _x(3, 4), _x(6)], opsets=ALL),
     case("scripted_writes", ScriptedWrites(), [_x(5, 4)], method="script"),
+    case("scripted_int_writes", ScriptedIntWrites(), [_x(4, 3)], method="script"),
 ]
