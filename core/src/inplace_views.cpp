@@ -195,6 +195,12 @@ class WriteRewriter {
     return graph_.insert(c10::Symbol::fromQualString(op), args);
   }
 
+  // A contiguous copy: what the model's later x.view() calls need. (A clone, not contiguous(),
+  // whose schema says "may alias its input": a later write into it must still see its own storage.)
+  Value* dense(Value* v) {
+    return graph_.insert(c10::aten::clone, {v}, {NamedValue("memory_format", c10::MemoryFormat::Contiguous)});
+  }
+
   // The target's value after the write, computed without writing.
   Value* new_target_value(Value* target) {
     std::string name = kind_of(write_);
@@ -210,8 +216,8 @@ class WriteRewriter {
       if (target_dtype || src->node()->input(1)->type()->kind() == c10::TypeKind::NoneType)
         return insert("aten::fill", {target, src->node()->input(0)});
     }
-    if (src)  // src broadcast to the target and cast to its dtype
-      return insert("aten::expand_as", {insert("aten::type_as", {write_->input(1), target}), target});
+    if (src)  // src broadcast to the target and cast to its dtype; dense, so later views of it work
+      return dense(insert("aten::expand_as", {insert("aten::type_as", {write_->input(1), target}), target}));
     // The functional twin with the same inputs, bound by schema as mutation removal does (not by
     // Python argument rules: add_(x, y, alpha) would bind alpha positionally to add.Scalar).
     Node* twin = graph_.create(c10::Symbol::fromQualString(name.substr(0, name.size() - 1)), write_->inputs(), 1);
@@ -249,10 +255,13 @@ class WriteRewriter {
       if (end == 0) end = std::numeric_limits<int64_t>::max();
       return insert("aten::slice_scatter", {base, value, view->input(1), view->input(2), end, int64_t(1)});
     }
+    // Write-backs through shape views and axis swaps end in a dense copy: the base's later views
+    // (x.view() fails on a transposed tensor) and later writes (into storage of its own) need it.
     if (k == "aten::view" || k == "aten::unsqueeze" || k == "aten::squeeze")
-      return insert("aten::view", {value, insert("aten::size", {base})});
-    if (k == "aten::transpose") return insert("aten::transpose", {value, view->input(1), view->input(2)});
-    if (k == "aten::t") return insert("aten::t", {value});
+      return dense(insert("aten::reshape", {value, insert("aten::size", {base})}));
+    if (k == "aten::transpose")
+      return dense(insert("aten::transpose", {value, view->input(1), view->input(2)}));
+    if (k == "aten::t") return dense(insert("aten::t", {value}));
     if (k == "aten::permute") {
       std::vector<int64_t> dims = torch::jit::toIValue(view->input(1))->toIntVector();
       std::vector<int64_t> inverse(dims.size());
@@ -262,7 +271,7 @@ class WriteRewriter {
         if (d < 0 || d >= rank) return nullptr;
         inverse[d] = i;
       }
-      return insert("aten::permute", {value, inverse});
+      return dense(insert("aten::permute", {value, inverse}));
     }
     return nullptr;
   }

@@ -85,7 +85,14 @@ class ViewsOfViews(torch.nn.Module):
         y.unsqueeze(0)[0, 2] = 4.0
         z = torch.zeros(2, 3, 4)
         z.permute(2, 0, 1)[1] = 6.0
-        return y, z
+        w = torch.zeros(3, 4)
+        w.t().copy_(x[:4, :3])       # a transposed, then broadcast value written back...
+        w.view(-1)[1:3] = x[0, :2]   # ...and a view of the result still works
+        w[0].copy_(x[1, 0])
+        f = w.view(-1)               # a view taken before writes into the base...
+        w[2] = 5.0
+        f[0] = -5.0                  # ...and written into after
+        return y, z, w.view(2, 6), f
 
 
 class IndexPutOnView(torch.nn.Module):
