@@ -105,6 +105,8 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
     torch::jit::RemoveTensorMutation(graph);
     // Full constant propagation: also resolves `if x is None` branches on arguments frozen to None.
     torch::jit::ConstantPropagation(graph);
+    // What mutation removal left: writes into views (Swin's attention mask) and read-again tensors.
+    functionalize_view_writes(graph);
     // LowerAllTuples corrupts some graphs that still hold control flow (scripted MultiheadAttention
     // crashes libtorch's interpreter afterwards); those get the simple form, and control flow is
     // reported as unconvertible later anyway.

@@ -23,6 +23,11 @@ torch::jit::Module load_torchscript(const std::string& path);
 // eval, freeze, inline, remove mutation, lower tuples, dead code elimination.
 PreparedModel prepare(torch::jit::Module module, const std::string& path);
 
+// Rewrites in-place writes into views (x[a:b] = v) and into tensors read again afterwards as
+// functional ops plus slice_scatter/select_scatter; what it can't rewrite exactly stays in place
+// (the converter refuses it). inplace_views.cpp.
+void functionalize_view_writes(const std::shared_ptr<torch::jit::Graph>& graph);
+
 // First line of a libtorch error, without its C++ backtrace.
 std::string first_line(const std::string& message);
 

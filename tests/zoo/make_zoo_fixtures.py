@@ -82,14 +82,14 @@ for _n in SEGMENTATION:
     if not _n.startswith("lraspp"):
         MODELS[_n][2]["aux_loss"] = False
 
-# The models the test suite runs at the CI size (tests/zoo/test_zoo.cpp lists the same; swin_t and
-# swin_v2_t are there too, disabled: see the note there); scripts/zoo_full.sh runs every model.
+# The models the test suite runs at the CI size (tests/zoo/test_zoo.cpp lists the same);
+# scripts/zoo_full.sh runs every model.
 CI = ["alexnet", "vgg11_bn", "resnet18", "resnet50", "resnext50_32x4d", "wide_resnet50_2",
       "mobilenet_v2", "mobilenet_v3_large", "mobilenet_v3_small", "efficientnet_b0",
       "efficientnet_v2_s", "densenet121", "squeezenet1_0", "squeezenet1_1", "shufflenet_v2_x0_5",
       "shufflenet_v2_x1_0", "mnasnet0_5", "mnasnet1_0", "googlenet", "inception_v3",
-      "regnet_x_400mf", "regnet_y_400mf", "convnext_tiny", "vit_b_32", "maxvit_t", "fcn_resnet50",
-      "deeplabv3_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"]
+      "regnet_x_400mf", "regnet_y_400mf", "convnext_tiny", "vit_b_32", "maxvit_t", "swin_t", "swin_v2_t",
+      "fcn_resnet50", "deeplabv3_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"]
 
 
 def build(name: str, full: bool):

@@ -52,23 +52,11 @@ const char* const kModels[] = {
     "mobilenet_v2", "mobilenet_v3_large", "mobilenet_v3_small", "efficientnet_b0",
     "efficientnet_v2_s", "densenet121", "squeezenet1_0", "squeezenet1_1", "shufflenet_v2_x0_5",
     "shufflenet_v2_x1_0", "mnasnet0_5", "mnasnet1_0", "googlenet", "inception_v3",
-    "regnet_x_400mf", "regnet_y_400mf", "convnext_tiny", "vit_b_32", "maxvit_t", "fcn_resnet50",
-    "deeplabv3_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"};
+    "regnet_x_400mf", "regnet_y_400mf", "convnext_tiny", "vit_b_32", "maxvit_t", "swin_t", "swin_v2_t",
+    "fcn_resnet50", "deeplabv3_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"};
 // Also at opset 13 (Split/Squeeze/ReduceSum take inputs from 13; LayerNorm is decomposed below 17).
 const char* const kOpset13[] = {"resnet18", "mobilenet_v3_small", "efficientnet_b0", "shufflenet_v2_x0_5",
                                 "convnext_tiny", "vit_b_32", "maxvit_t", "lraspp_mobilenet_v3_large"};
-// Known wrong (disabled until the host handles it): Swin's shifted-window attention mask is built by
-// in-place fill_ on slices of a new_zeros tensor (mask[h0:h1, w0:w1] = count); the host's mutation
-// removal leaves fill_ on the view, so the exported mask stays all zeros. Run them with
-// --gtest_also_run_disabled_tests.
-const char* const kKnownFailing[] = {"swin_t", "swin_v2_t"};
-
-std::vector<ZooCase> known_failing() {
-  std::vector<ZooCase> v;
-  for (const char* m : kKnownFailing) v.push_back({m, 17});
-  return v;
-}
-
 std::string case_name(const ::testing::TestParamInfo<ZooCase>& info) {
   return info.param.model + "_opset" + std::to_string(info.param.opset);
 }
@@ -81,7 +69,6 @@ std::vector<ZooCase> all_cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, Zoo, ::testing::ValuesIn(all_cases()), case_name);
-INSTANTIATE_TEST_SUITE_P(DISABLED_HostGap, Zoo, ::testing::ValuesIn(known_failing()), case_name);
 
 }  // namespace
 }  // namespace t2o_e2e

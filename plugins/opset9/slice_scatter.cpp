@@ -1,0 +1,95 @@
+// aten::slice_scatter(self, src, dim, start, end, step) and aten::select_scatter(self, src, dim, index):
+// self with a slice (a single index) along dim replaced by src, cast to self's dtype as PyTorch's
+// copy_ does. What in-place writes into views become after the host functionalizes them
+// (x[a:b] = v), and callable directly.
+// Unit steps -> Concat of the kept head, src and the kept tail (Slice); other steps on a static axis
+// -> Scatter (opsets 9-10) / ScatterElements (11+) with the written positions as indices.
+// Bounds must be constants; on a dynamic axis only bounds whose order is known without the axis
+// length (one end open, or both of the same sign) are accepted.
+#include <torch2onnx/plugin.hpp>
+
+#include "common/forms.hpp"
+#include "common/shape_ops.hpp"
+#include "common/values.hpp"
+
+using namespace t2o;
+using namespace t2o::pack;
+
+namespace {
+
+int64_t const_int(Ctx& ctx, const Value& v, const char* name) {
+  if (!v.is_const() || v.kind() == T2O_KIND_TENSOR)
+    unsupported(ctx.kind() + ": argument '" + name + "' computed at run time");
+  return v.to_int();
+}
+
+// x with positions start, start+step, ... < end of `axis` replaced by `updates` (rank of x, cast).
+void scatter_into(Ctx& ctx, const Value& x, const Value& updates, int64_t axis, int64_t start, int64_t end,
+                  int64_t step) {
+  if (step <= 0) unsupported(ctx.kind() + ": step=" + std::to_string(step) + " must be positive");
+  int64_t D = x.dim((int32_t)axis);
+  if (D >= 0) {
+    auto clampi = [&](int64_t v) { v = v < 0 ? v + D : v; return v < 0 ? 0 : v > D ? D : v; };
+    start = clampi(start);
+    end = std::max(clampi(end), start);
+    int64_t n = (end - start + step - 1) / step;
+    if (n == 0) return ctx.set_output(0, x);
+    if (step == 1) {
+      std::vector<Value> parts;
+      if (start > 0) parts.push_back(slice(ctx, x, {axis}, {0}, {start}));
+      parts.push_back(updates);
+      if (end < D) parts.push_back(slice(ctx, x, {axis}, {end}, {D}));
+      if (parts.size() == 1) return ctx.set_output(0, updates);
+      return ctx.set_output(0, ctx.op("Concat", parts, {Attr::i("axis", axis)}));
+    }
+    // Indices of the written positions, shaped [1, .., n, .., 1] and expanded to the updates' shape.
+    std::vector<int64_t> positions, shape(x.rank(), 1);
+    for (int64_t i = 0; i < n; ++i) positions.push_back(start + i * step);
+    shape[axis] = n;
+    Value index = ctx.op("Reshape", {ctx.const_i64(positions), ctx.const_i64(shape)});
+    index = ctx.op("Expand", {index, shape_of(ctx, updates)});
+    std::string op_type = ctx.opset() >= 11 ? "ScatterElements" : "Scatter";
+    return ctx.set_output(0, ctx.op(op_type, {x, index, updates}, {Attr::i("axis", axis)}));
+  }
+  if (step != 1) unsupported(ctx.kind() + ": step=" + std::to_string(step) + " on a dynamic axis");
+  bool open_start = start == 0, open_end = end == kInt64Max;
+  bool ordered = (start >= 0) == (end >= 0) && end >= start;
+  if (!open_start && !open_end && !ordered)
+    unsupported(ctx.kind() + ": bounds " + std::to_string(start) + ":" + std::to_string(end) +
+                " on a dynamic axis (their order depends on its length)");
+  std::vector<Value> parts;
+  if (!open_start) parts.push_back(slice(ctx, x, {axis}, {0}, {start}));
+  parts.push_back(updates);
+  if (!open_end) parts.push_back(slice(ctx, x, {axis}, {end}, {kInt64Max}));
+  if (parts.size() == 1) return ctx.set_output(0, updates);
+  ctx.set_output(0, ctx.op("Concat", parts, {Attr::i("axis", axis)}));
+}
+
+}  // namespace
+
+T2O_SYMBOLIC("aten::slice_scatter", 9) {
+  Value x = ctx.input(0), src = ctx.input(1);
+  int64_t r = x.rank();
+  if (r < 1) unsupported(ctx.kind() + ": input must have a known rank >= 1");
+  if (src.kind() != T2O_KIND_TENSOR || src.rank() != r) unsupported(ctx.kind() + ": src must be a tensor of self's rank");
+  Value dim = opt_input(ctx, 2), start = opt_input(ctx, 3), end = opt_input(ctx, 4), step = opt_input(ctx, 5);
+  int64_t axis = normalize_axis(ctx, dim.valid() ? const_int(ctx, dim, "dim") : 0, r);
+  scatter_into(ctx, x, to_dtype(ctx, src, x.dtype()), axis, start.valid() ? const_int(ctx, start, "start") : 0,
+               end.valid() ? const_int(ctx, end, "end") : kInt64Max, step.valid() ? const_int(ctx, step, "step") : 1);
+}
+
+T2O_SYMBOLIC("aten::select_scatter", 9) {
+  Value x = ctx.input(0), src = ctx.input(1);
+  int64_t r = x.rank();
+  if (r < 1) unsupported(ctx.kind() + ": input must have a known rank >= 1");
+  if (src.kind() != T2O_KIND_TENSOR || src.rank() != r - 1) unsupported(ctx.kind() + ": src must be a tensor of rank " + std::to_string(r - 1));
+  int64_t axis = normalize_axis(ctx, const_int(ctx, ctx.input(2), "dim"), r);
+  int64_t index = const_int(ctx, ctx.input(3), "index");
+  int64_t D = x.dim((int32_t)axis);
+  if (D >= 0 && (index < -D || index >= D))
+    fail(ctx.kind() + ": index " + std::to_string(index) + " out of range for a dim of size " + std::to_string(D));
+  if (D >= 0 && index < 0) index += D;
+  int64_t end = index == -1 ? kInt64Max : index + 1;  // the last item of a dynamic axis
+  Value updates = unsqueeze(ctx, to_dtype(ctx, src, x.dtype()), {axis});
+  scatter_into(ctx, x, updates, axis, index, end, 1);
+}
