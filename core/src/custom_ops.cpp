@@ -72,6 +72,8 @@ torch::jit::Operation placeholder_kernel(const c10::FunctionSchema& schema, cons
 
 CustomOpExampleRun::CustomOpExampleRun() { ++example_runs; }
 CustomOpExampleRun::~CustomOpExampleRun() { --example_runs; }
+CustomOpKernelsOff::CustomOpKernelsOff() : saved_(example_runs) { example_runs = 0; }
+CustomOpKernelsOff::~CustomOpKernelsOff() { example_runs = saved_; }
 
 std::string check_custom_op_schema(const std::string& schema) {
   try {

@@ -4,6 +4,7 @@
 // (or not be) the same object, then lets constant propagation resolve what depends on them, such as
 // scripted models' `if x.dim() != 4: raise ...` checks and MultiheadAttention's fast-path checks.
 // Dims marked dynamic (-1) are left alone; data-dependent conditions stay control flow.
+#include "torch2onnx/core/custom_ops.hpp"
 #include "converter.hpp"
 
 #include "torch2onnx/core/dtype_table.hpp"
@@ -220,6 +221,8 @@ size_t count_blocks(torch::jit::Block* block) {
 bool fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
                         const std::unordered_map<torch::jit::Value*, TensorInfo>& types) {
   size_t blocks_before = count_blocks(graph->block());
+  // Called from the example run's scope: constant propagation must not run placeholder kernels.
+  CustomOpKernelsOff no_placeholder_folding;
   auto g = graph;
   // Each sweep's answers let constant propagation resolve more (comparisons, string checks such as
   // MultiheadAttention's `why_not_fast_path`, prim::If on constant conditions), which exposes values

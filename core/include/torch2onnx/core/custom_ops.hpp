@@ -37,6 +37,19 @@ class CustomOpExampleRun {
   CustomOpExampleRun& operator=(const CustomOpExampleRun&) = delete;
 };
 
+// The opposite, for graph passes that run between example runs (folding with constant propagation):
+// the placeholder kernels throw again while it is alive.
+class CustomOpKernelsOff {
+ public:
+  CustomOpKernelsOff();
+  ~CustomOpKernelsOff();
+  CustomOpKernelsOff(const CustomOpKernelsOff&) = delete;
+  CustomOpKernelsOff& operator=(const CustomOpKernelsOff&) = delete;
+
+ private:
+  int saved_;
+};
+
 // Declares every schema of the registry's packs to the TorchScript loader (once per process and op).
 // A schema that cannot be declared is skipped with one warning line naming the pack's file.
 void declare_custom_ops(const t2o::registry::Registry& registry,
