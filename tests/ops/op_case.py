@@ -20,7 +20,20 @@ t2o_op_tests exports every case at each of its opsets, runs it in ONNX Runtime a
 Inputs are made when the family file is imported, after torch.manual_seed(0): deterministic.
 """
 
+import torch
+
 DEFAULT_OPSETS = (9, 13, 17)
+
+
+class Fn(torch.nn.Module):
+    """A module whose forward is FN (usually a lambda): one-line cases for traced ops."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *xs):
+        return self.fn(*xs)
 
 
 class Case:

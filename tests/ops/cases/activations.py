@@ -1,16 +1,7 @@
 # Activation functions (nn modules and functionals), softmax/log_softmax over every dim.
 import torch
 import torch.nn.functional as F
-from op_case import case
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
+from op_case import Fn, case
 
 
 class Act(torch.nn.Module):

@@ -1,19 +1,10 @@
 # Binary arithmetic with broadcasting, Python scalars and PyTorch's type promotion: add/sub (alpha),
 # rsub, mul, div (rounding modes), floor_divide, remainder, fmod, pow (all three forms).
 import torch
-from op_case import case
+from op_case import Fn, case
 
 
 # Integer divisors are constants: the exporter runs the model on zero-filled integer inputs.
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
-
-
 class ScriptArith(torch.nn.Module):
     def forward(self, x, y, i):
         return x + 2 * y - 1.5, 3 - i, i // 2, x ** 2, i % 3, torch.pow(2.0, x), x % 0.7, torch.fmod(i, 4)

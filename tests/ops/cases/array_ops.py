@@ -1,16 +1,7 @@
 # Array ops composed from Tile/Gather/Slice: tile, repeat_interleave, take_along_dim (GatherElements
 # from 11 with dim), diff, cross / linalg_cross, count_nonzero, cummax / cummin (doubling scan).
 import torch
-from op_case import case
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
+from op_case import Fn, case
 
 
 class Script(torch.nn.Module):

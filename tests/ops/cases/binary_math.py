@@ -2,16 +2,7 @@
 # addcmul, addcdiv, lerp, maximum/minimum. Float equality changes form at 11 (Equal); elementwise
 # Max/Min take integers from 12.
 import torch
-from op_case import case
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
+from op_case import Fn, case
 
 
 class Script(torch.nn.Module):

@@ -1,15 +1,6 @@
 # Casts: aten::to (dtype / other tensor overloads), type_as, the .int()/.long()/.float()/... methods.
 import torch
-from op_case import case
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
+from op_case import Fn, case
 
 
 class ScriptCasts(torch.nn.Module):

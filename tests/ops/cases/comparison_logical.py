@@ -1,15 +1,6 @@
 # Comparisons, logical and bitwise ops, where, isnan/isinf/isfinite, nan_to_num, clamp/clip.
 import torch
-from op_case import case
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
+from op_case import Fn, case
 
 
 class ScriptCmp(torch.nn.Module):

@@ -1,16 +1,7 @@
 # Creation: arange (1/2/3 args, int and float, static and run-time bounds), zeros/ones/full, their
 # _like forms, new_*, empty_like + fill_, sizes taken from another tensor.
 import torch
-from op_case import case
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
+from op_case import Fn, case
 
 
 class ArangeSize(torch.nn.Module):

@@ -7,7 +7,7 @@
 from typing import List, Optional
 
 import torch
-from op_case import case
+from op_case import Fn, case
 
 OPSETS = (11, 13, 16, 17)
 ACC_OPSETS = (16, 17)
@@ -116,15 +116,6 @@ class IndexCopyAdd(torch.nn.Module):
         if self.add:
             return x.index_add(1, i, src), torch.index_add(x, 1, i, src, alpha=-2.0)
         return x.index_copy(1, i, src), x.clone().index_copy_(1, i, src * 2)
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
 
 
 def x45():

@@ -2,16 +2,7 @@
 # linalg_norm (vector or matrix by ord/dim), torch.norm(p='fro') over two dims. (Vector norms:
 # reductions.py. 'nuc' and ord +-2 need an SVD ONNX lacks: refused.)
 import torch
-from op_case import case
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
+from op_case import Fn, case
 
 
 class MatrixNormScript(torch.nn.Module):

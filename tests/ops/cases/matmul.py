@@ -2,16 +2,7 @@
 # linear, einsum (Einsum from opset 12), cosine_similarity, F.normalize.
 import torch
 import torch.nn.functional as F
-from op_case import case
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
+from op_case import Fn, case
 
 
 class Linear(torch.nn.Module):

@@ -2,16 +2,7 @@
 # norms, logsumexp, cumsum, all/any, aminmax.
 import torch
 import torch.nn.functional as F
-from op_case import case
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
+from op_case import Fn, case
 
 
 # Scripted modules can't take lambdas or *args: one class each.

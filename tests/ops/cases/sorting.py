@@ -1,15 +1,6 @@
 # topk (TopK: k attribute at 9, k input from 10, largest/sorted from 11), sort, argsort.
 import torch
-from op_case import case
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
+from op_case import Fn, case
 
 
 class TopKDynamicK(torch.nn.Module):

@@ -1,15 +1,6 @@
 # Elementwise math functions, incl. integer inputs (promoted to float) and special values.
 import torch
-from op_case import case
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
+from op_case import Fn, case
 
 
 X = torch.randn(2, 3, 4)
