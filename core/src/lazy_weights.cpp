@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <memory>
 #include <mutex>
 #include <sched.h>
 #include <stdexcept>
@@ -17,15 +18,6 @@
 #include <unistd.h>
 
 namespace t2o::core::lazy_weights {
-
-namespace {
-
-constexpr size_t kMinLazyBytes = 1u << 20;  // smaller records are not worth a region
-constexpr size_t kChunk = 2u << 20;         // filled from the file per 2 MiB on first touch
-constexpr int kMaxRegions = 1 << 15;
-
-enum RegionState : int { kUnused = 0, kReserved = 1, kLazy = 2, kDead = 3 };
-enum ChunkState : uint8_t { kUnread = 0, kLoading = 1, kLoaded = 2 };
 
 // One TorchScript file that lazy regions read from; closed when the reader and its regions are gone.
 struct FileHandle {
@@ -38,6 +30,15 @@ struct FileHandle {
     }
   }
 };
+
+namespace {
+
+constexpr size_t kMinLazyBytes = 1u << 20;  // smaller records are not worth a region
+constexpr size_t kChunk = 2u << 20;         // filled from the file per 2 MiB on first touch
+constexpr int kMaxRegions = 1 << 15;
+
+enum RegionState : int { kUnused = 0, kReserved = 1, kLazy = 2, kDead = 3 };
+enum ChunkState : uint8_t { kUnread = 0, kLoading = 1, kLoaded = 2 };
 
 // One large allocation made during a load. The SIGSEGV handler reads these fields without locks:
 // they are written before `state` is published (release) and read after it is observed (acquire).
@@ -232,8 +233,6 @@ bool write_memory(int fd, const char* p, size_t n) {
 
 }  // namespace
 
-struct Reader::File : FileHandle {};
-
 bool enabled() {
   static const bool on = [] {
     const char* v = std::getenv("T2O_EAGER_WEIGHTS");
@@ -252,12 +251,11 @@ Reader::Reader(const std::string& path) {
     throw std::runtime_error(path + ": " + std::strerror(e));
   }
   size_ = size_t(end);
-  auto* handle = new FileHandle;
-  handle->fd = fd;
-  file_ = std::shared_ptr<File>(static_cast<File*>(handle), [](File* f) { f->unref(); });
+  file_ = new FileHandle;
+  file_->fd = fd;
 }
 
-Reader::~Reader() = default;
+Reader::~Reader() { file_->unref(); }
 
 size_t Reader::size() const { return size_; }
 
@@ -271,7 +269,7 @@ size_t Reader::read(uint64_t pos, void* buf, size_t n, const char* /*what*/) con
       r->chunks = new std::atomic<uint8_t>[chunks];
       for (size_t i = 0; i < chunks; ++i) r->chunks[i].store(kUnread, std::memory_order_relaxed);
       file_->refs.fetch_add(1);
-      r->file = file_.get();
+      r->file = file_;
       r->file_offset = pos;
       if (mprotect(r->base, r->mapped, PROT_NONE) == 0) {
         r->state.store(kLazy, std::memory_order_release);

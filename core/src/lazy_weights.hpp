@@ -16,23 +16,25 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 
 namespace t2o::core::lazy_weights {
 
 // A reader for torch::jit::load: records of at least kMinLazyBytes whose destination was allocated
 // during the load (see LoadScope) are left in the file.
+struct FileHandle;  // the open file, shared by the reader and the regions that read from it
+
 class Reader : public caffe2::serialize::ReadAdapterInterface {
  public:
   explicit Reader(const std::string& path);  // throws std::runtime_error with errno's text
   ~Reader() override;
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
   size_t size() const override;
   size_t read(uint64_t pos, void* buf, size_t n, const char* what = "") const override;
 
  private:
-  struct File;
-  std::shared_ptr<File> file_;
+  FileHandle* file_ = nullptr;
   size_t size_ = 0;
 };
 

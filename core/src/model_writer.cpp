@@ -5,7 +5,6 @@
 #include "torch2onnx/core/exporter.hpp"
 
 #include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -102,20 +101,13 @@ class FileSink {
     } else {
       flush();
       if (n < kBuffer) buffer_.insert(buffer_.end(), p, p + n);
-      else if (!lazy_weights::write_bytes(fd_, p, n)) fail_write(shown_as_);  // may go file-to-file
+      else write(p, n);
     }
     written_ += n;
   }
   void put_varint(uint64_t v) {
     uint8_t bytes[10];
-    size_t n = 0;
-    do {
-      bytes[n] = uint8_t(v & 0x7f);
-      v >>= 7;
-      if (v) bytes[n] |= 0x80;
-      ++n;
-    } while (v);
-    put(bytes, n);
+    put(bytes, size_t(CodedOutputStream::WriteVarint64ToArray(v, bytes) - bytes));
   }
   void put_message(const google::protobuf::MessageLite& m) {
     std::string bytes;
@@ -132,17 +124,12 @@ class FileSink {
  private:
   static constexpr size_t kBuffer = 1 << 20;
   void flush() {
-    write_all(buffer_.data(), buffer_.size());
+    write(buffer_.data(), buffer_.size());
     buffer_.clear();
   }
-  void write_all(const char* p, size_t n) {
-    while (n) {
-      ssize_t w = ::write(fd_, p, std::min<size_t>(n, 1u << 30));
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) fail_write(shown_as_);
-      p += w;
-      n -= size_t(w);
-    }
+  // Tensor bytes nothing has read since loading go file-to-file (lazy_weights); the rest from memory.
+  void write(const char* p, size_t n) {
+    if (!lazy_weights::write_bytes(fd_, p, n)) fail_write(shown_as_);
   }
   int fd_ = -1;
   std::string shown_as_;
