@@ -1,10 +1,7 @@
-// aten::index_put(self, Tensor?[] indices, values, accumulate): x[mask] = v, x[idx] = v,
-// x[i, j] = v (what index_put_ becomes after mutation removal, or after the host functionalizes a
-// write into a view). Indices must sit on the leading axes (x[:, idx] = v is not handled).
-// - one bool/uint8 mask with a single value: Where (any opset; accumulate: x + Where(mask, v, 0));
-// - a mask with a tensor of values: ScatterND at the mask's NonZero positions (opset 11);
-// - integer index tensors: broadcast together, stacked into ScatterND indices (opset 11), negative
-//   ones made non-negative; accumulate=True needs ScatterND's reduction (opset 16).
+// aten::index_put(self, Tensor?[] indices, values, accumulate) at opsets 9-10: only x[mask] = v with
+// one bool/uint8 mask and a single value, as Where (accumulate: x + Where(mask, v, 0)). Every other
+// form needs ScatterND, which opset11/index_put.cpp (common/index_put.hpp) provides from opset 11;
+// below that they are refused here with the opset they need.
 #include <torch2onnx/plugin.hpp>
 
 #include "common/forms.hpp"
@@ -15,21 +12,6 @@ using namespace t2o;
 using namespace t2o::pack;
 
 namespace {
-
-// [lead..., x.shape[k:]...] as a 1-D int64 tensor; `lead` is a 1-D int64 tensor.
-Value updates_shape(Ctx& ctx, const Value& x, const Value& lead, int64_t k) {
-  std::vector<int64_t> tail;
-  for (int64_t a = k; a < x.rank(); ++a) tail.push_back(a);
-  if (tail.empty()) return lead;
-  return ctx.op("Concat", {lead, dims_of(ctx, x, tail)}, {Attr::i("axis", 0)});
-}
-
-Value scatter_nd(Ctx& ctx, const Value& x, const Value& indices, const Value& updates, bool accumulate) {
-  if (ctx.opset() < 11) unsupported(ctx.kind() + ": this indexed write needs opset >= 11 (ScatterND)");
-  if (!accumulate) return ctx.op("ScatterND", {x, indices, updates});
-  if (ctx.opset() < 16) unsupported(ctx.kind() + ": accumulate=True needs opset >= 16 (ScatterND reduction)");
-  return ctx.op("ScatterND", {x, indices, updates}, {Attr::s("reduction", "add")});
-}
 
 bool single_value(const Value& v) {
   if (is_scalar_kind(v.kind())) return true;
@@ -54,11 +36,7 @@ void put_mask(Ctx& ctx, const Value& x, const Value& mask, const Value& values, 
     if (dt == T2O_DTYPE_BOOL) unsupported(ctx.kind() + ": accumulate on a bool tensor");
     return ctx.set_output(0, ctx.op("Add", {x, ctx.op("Where", {cond, v, ctx.scalar(dt, 0.0)})}));
   }
-  if (ctx.opset() < 11) unsupported(ctx.kind() + ": x[mask] = tensor needs opset >= 11 (ScatterND)");
-  Value indices = ctx.op("Transpose", {ctx.op("NonZero", {b})}, {Attr::ints("perm", {1, 0})});  // [N, m]
-  Value count = ctx.op("Slice", {ctx.op("Shape", {indices}), ctx.const_i64({0}), ctx.const_i64({1})});
-  Value updates = ctx.op("Expand", {to_dtype(ctx, values, dt), updates_shape(ctx, x, count, m)});
-  ctx.set_output(0, scatter_nd(ctx, x, indices, updates, accumulate));
+  unsupported(ctx.kind() + ": x[mask] = tensor needs opset >= 11 (ScatterND)");
 }
 
 }  // namespace
@@ -83,27 +61,5 @@ T2O_SYMBOLIC("aten::index_put", 9) {
     if (items.size() != 1) unsupported(ctx.kind() + ": a boolean mask combined with other indices");
     return put_mask(ctx, x, items[0], values, accumulate);
   }
-  if (ctx.opset() < 11) unsupported(ctx.kind() + ": writing at integer indices needs opset >= 11 (ScatterND)");
-  // Broadcast the index tensors together (adding zeros of every other index's shape), then stack
-  // them on a new last axis: ScatterND's [B..., k] indices.
-  std::vector<Value> idx;
-  for (size_t j = 0; j < items.size(); ++j) idx.push_back(nonneg_index(ctx, items[j], x, (int64_t)j));
-  Value zeros;
-  if (idx.size() > 1)
-    for (const Value& i : idx) {
-      Value z = ctx.op("Mul", {i, ctx.scalar_i64(0)});
-      zeros = zeros.valid() ? ctx.op("Add", {zeros, z}) : z;
-    }
-  int64_t b = 0;
-  for (const Value& i : items) b = std::max<int64_t>(b, i.rank());
-  std::vector<Value> stacked;
-  for (Value i : idx) {
-    if (zeros.valid()) i = ctx.op("Add", {i, zeros});
-    stacked.push_back(unsqueeze(ctx, i, {b}));
-  }
-  Value indices = stacked.size() == 1 ? stacked[0] : ctx.op("Concat", stacked, {Attr::i("axis", b)});
-  Value lead = ctx.op("Shape", {zeros.valid() ? zeros : idx[0]});
-  if (b == 0) lead = ctx.const_i64(std::vector<int64_t>{});
-  Value updates = ctx.op("Expand", {to_dtype(ctx, values, x.dtype()), updates_shape(ctx, x, lead, (int64_t)idx.size())});
-  ctx.set_output(0, scatter_nd(ctx, x, indices, updates, accumulate));
+  unsupported(ctx.kind() + ": writing at integer indices needs opset >= 11 (ScatterND)");
 }
