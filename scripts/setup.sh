@@ -19,7 +19,7 @@ fi
 
 # --- 1. Debian packages -------------------------------------------------------------------------
 PACKAGES=(
-  cmake make g++ pkg-config ca-certificates
+  cmake make g++ pkg-config ca-certificates ccache
   libtorch-dev libonnx-dev libprotobuf-dev protobuf-compiler
   libboost-dev libboost-filesystem-dev nlohmann-json3-dev libgtest-dev libjemalloc-dev
   python3-torch python3-torchvision python3-numpy
@@ -68,7 +68,14 @@ fi
 
 # --- 3. Configure and build -----------------------------------------------------------------------
 log "cmake: configure $BUILD_DIR"
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+# ccache keeps rebuilds of a fresh clone (CI) short on a machine that built before; the paths under
+# the clone are made relative so that clones in other directories share the cache.
+LAUNCHER=()
+if command -v ccache >/dev/null 2>&1; then
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
+  LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "${LAUNCHER[@]}"
 log "cmake: build (-j$JOBS)"
 time cmake --build "$BUILD_DIR" -j"$JOBS"
 
