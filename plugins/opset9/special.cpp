@@ -173,7 +173,9 @@ Value digamma_value(const Ex& e, const Value& x0) {
   Value trunc = e.where(negative, e.f("Ceil", x0), e.f("Floor", x0));
   Ex d{e.ctx, T2O_DTYPE_DOUBLE};
   Value r = d.cast(e.sub(x0, trunc), T2O_DTYPE_DOUBLE);
-  Value pi_over_tan = e.cast(d.div(d.c(kPi), d.f("Tan", d.mul(d.c(kPi), r))), e.dt);
+  // tan as sin / cos: ONNX Runtime has no double Tan kernel.
+  Value angle = d.mul(d.c(kPi), r);
+  Value pi_over_tan = e.cast(d.div(d.mul(d.c(kPi), d.f("Cos", angle)), d.f("Sin", angle)), e.dt);
   Value x = e.where(negative, e.sub(one, x0), x0);
   // Recurrence up to x >= 10 (x > 0 here, so 10 steps always suffice).
   Value result = zero, ten = e.c(10.0);

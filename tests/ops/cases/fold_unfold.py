@@ -25,7 +25,7 @@ CASES = [
     case("unfold", Unfold(), [f(2, 3, 5, 6)]),
     case("unfold_unbatched", Fn(lambda x: F.unfold(x, (3, 2), padding=(1, 0), stride=(1, 2))), [f(3, 5, 6)]),
     case("unfold_dynamic_batch", Fn(lambda x: F.unfold(x, 2, stride=2)), [f(2, 3, 4, 6)],
-         cli_args=("--dynamic-axes", "x=0,1")),
+         cli_args=("--dynamic-axes", "input=0,1")),
     case("fold", Fold(), [f(2, 12, 12), f(2, 18, 12), f(1, 18, 10)]),
     case("fold_unbatched", Fn(lambda x: F.fold(x, (5, 5), 3, stride=2, padding=1)), [f(18, 9)]),
     case("fold_unfold", Fn(lambda x: F.fold(F.unfold(x, 3, padding=1, dilation=2, stride=(1, 2)), (6, 7), 3,
