@@ -49,16 +49,14 @@ void bitwise(Ctx& ctx, Bit which, const char* bool_op) {
   if (ra < 0 || rb < 0) unsupported(ctx.kind() + ": operand ranks unknown");
   int64_t rank = ra > rb ? ra : rb;
   int64_t width = dtype_bits(dt);
-  std::vector<uint64_t> left, right_v;
-  std::vector<int64_t> weights;
+  std::vector<int64_t> left, weights;
   for (int64_t k = 0; k < width; ++k) {
-    left.push_back((uint64_t)(63 - k));
-    right_v.push_back(63);
+    left.push_back(63 - k);
     weights.push_back(k == 63 ? INT64_MIN : (int64_t)1 << k);
   }
-  std::vector<int64_t> bshape{width};
-  Value lshift = ctx.tensor(T2O_DTYPE_UINT64, bshape, left.data(), left.size() * sizeof(uint64_t));
-  Value rshift = ctx.tensor(T2O_DTYPE_UINT64, bshape, right_v.data(), right_v.size() * sizeof(uint64_t));
+  // Shift amounts as int64 constants cast to uint64 (the host makes no uint64 initializers).
+  Value lshift = ctx.op("Cast", {ctx.const_i64(left)}, {Attr::i("to", T2O_DTYPE_UINT64)});
+  Value rshift = ctx.op("Cast", {ctx.const_i64({63})}, {Attr::i("to", T2O_DTYPE_UINT64)});
   // (a..., B) and (b..., B): the bit axes align, the operands broadcast as before.
   Value ba = bits_of(ctx, a, ra, lshift, rshift), bb = bits_of(ctx, b, rb, lshift, rshift);
   Value prod = ctx.op("Mul", {ba, bb});

@@ -15,8 +15,9 @@
 // by (value, index), which is the stable sort TopK does from opset 11: indices match on ties too
 // (with dim, opset >= 11 is required). kthvalue takes position k - 1 of the k smallest; for tied
 // values PyTorch's quickselect picks an unspecified index, here the one TopK returns first.
-// (A row holding both +inf and NaN: nanmedian may return the index of a NaN where PyTorch returns
-// that of a +inf; the value is +inf either way.)
+// NaN sorts as +inf (PyTorch puts it after +inf: a row holding both may give the index of a NaN
+// where PyTorch gives that of a +inf, the value is right). For an all-NaN row, nanmedian's index
+// in PyTorch is whatever std::nth_element leaves (every entry compares equal); here it is 0.
 #include <torch2onnx/plugin.hpp>
 
 #include <cmath>
@@ -50,7 +51,9 @@ struct Reduced {
   bool flat;      // no `dim`: every element (result 0-d)
 };
 
-Reduced reduced_input(Ctx& ctx, bool has_dim) {
+// `dim`: the dim argument, or an invalid Value for "every element".
+Reduced reduced_input(Ctx& ctx, const Value& dim) {
+  bool has_dim = dim.valid();
   Value x = ctx.input(0);
   int64_t r = x.rank();
   if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
@@ -60,8 +63,8 @@ Reduced reduced_input(Ctx& ctx, bool has_dim) {
     Value flat = typed(ctx, ctx.op("Reshape", {ctx.as_onnx(x), ctx.const_i64({-1})}), x.dtype(), 1, {numel});
     return {flat, 0, 1, true};
   }
-  if (!ctx.input(1).is_const()) unsupported(ctx.kind() + ": argument 'dim' computed at run time");
-  return {x, normalize_axis(ctx, ctx.input(1).to_int(), r), r, false};
+  if (!dim.is_const()) unsupported(ctx.kind() + ": argument 'dim' computed at run time");
+  return {x, normalize_axis(ctx, dim.to_int(), r), r, false};
 }
 
 // Binds values (and indices when the op has them), dropping or keeping the reduced axis.
@@ -85,7 +88,7 @@ void median(Ctx& ctx, bool has_dim, bool ignore_nan) {
   if (has_dim && ctx.opset() < 11)
     unsupported(ctx.kind() + ": with dim, needs opset >= 11: PyTorch picks the median by (value, index) order, "
                 "and TopK breaks ties by index only from opset 11");
-  Reduced in = reduced_input(ctx, has_dim);
+  Reduced in = reduced_input(ctx, has_dim ? ctx.input(1) : Value());
   bool keepdim = has_dim && ctx.input(2).to_bool();
   t2o_dtype dt = in.x.dtype();
   bool floating = is_float_dtype(dt);
@@ -146,9 +149,25 @@ void kthvalue(Ctx& ctx) {
   int64_t axis = normalize_axis(ctx, ctx.input(2).to_int(), r);
   int64_t n = x.dim((int32_t)axis);
   if (k < 1 || (n >= 0 && k > n)) fail("aten::kthvalue: k=" + std::to_string(k) + " out of range");
-  auto smallest = topk_form(ctx, x, ctx.input(1), axis, false, false);
+  // NaN sorts last in PyTorch: sort with NaN as +inf; the k-th value is NaN when the row has fewer
+  // than k non-NaN entries.
+  t2o_dtype dt = x.dtype();
+  bool floating = is_float_dtype(dt);
+  Value sort_in = x, nan_mask;
+  if (floating) {
+    Value xin = ctx.as_onnx(x);
+    nan_mask = ctx.op("IsNaN", {xin});
+    sort_in = typed(ctx, ctx.op("Where", {nan_mask, ctx.scalar(dt, INFINITY), xin}), dt, (int32_t)r, x.dims());
+  }
+  auto smallest = topk_form(ctx, sort_in, ctx.input(1), axis, false, false);
   Value p = keepdim ? ctx.const_i64({k - 1}) : ctx.scalar_i64(k - 1);
-  ctx.set_output(0, ctx.op("Gather", {smallest.first, p}, {Attr::i("axis", axis)}));
+  Value v = ctx.op("Gather", {smallest.first, p}, {Attr::i("axis", axis)});
+  if (floating) {
+    Value valid = ctx.op("Cast", {ctx.op("Not", {nan_mask})}, {Attr::i("to", T2O_DTYPE_INT64)});
+    Value count = reduce(ctx, "ReduceSum", valid, {axis}, keepdim);
+    v = ctx.op("Where", {ctx.op("Less", {count, ctx.scalar_i64(k)}), ctx.scalar(dt, NAN), v});
+  }
+  ctx.set_output(0, v);
   ctx.set_output(1, ctx.op("Gather", {smallest.second, p}, {Attr::i("axis", axis)}));
 }
 
@@ -226,7 +245,7 @@ void quantile(Ctx& ctx, bool ignore_nan) {
   Value dim = opt_input(ctx, 2);
   bool keepdim = ctx.input(3).to_bool();
   Interp interp = parse_interp(ctx, opt_input(ctx, 4));
-  Reduced in = reduced_input(ctx, dim.valid());
+  Reduced in = reduced_input(ctx, dim);
   int64_t n = in.x.dim((int32_t)in.axis);
   if (n < 0) unsupported(ctx.kind() + ": the reduced axis must be static");
   Value xin = ctx.as_onnx(in.x);
