@@ -4,7 +4,8 @@
 // are widened to int64 and reinterpreted as uint64, each of the result type's B bits is isolated
 // with two shifts (x << (63 - k) >> 63) along a new last axis of size B, the bits are combined
 // arithmetically (and: a b, or: a + b - a b, xor: a + b - 2 a b) and summed back with weights 2^k
-// (-2^63 for the sign bit: two's complement, no overflow). Exact for every integer type.
+// (-2^63 for the sign bit: two's complement, no overflow; 64 bits as two exact 32-bit sums).
+// Exact for every integer type.
 #include <torch2onnx/plugin.hpp>
 
 #include <cstdint>
@@ -64,7 +65,22 @@ void bitwise(Ctx& ctx, Bit which, const char* bool_op) {
   Value bits = which == Bit::And ? prod
                : which == Bit::Or ? ctx.op("Sub", {sum, prod})
                                   : ctx.op("Sub", {sum, ctx.op("Mul", {prod, ctx.scalar_i64(2)})});
-  Value y = reduce(ctx, "ReduceSum", ctx.op("Mul", {bits, ctx.const_i64(weights)}), {rank}, false);
+  // ONNX Runtime's int64 ReduceSum is not exact beyond 2^53: 64 bits are summed as two 32-bit
+  // halves (each exact) and joined with integer Mul/Add.
+  Value y;
+  if (width <= 32) {
+    y = reduce(ctx, "ReduceSum", ctx.op("Mul", {bits, ctx.const_i64(weights)}), {rank}, false);
+  } else {
+    std::vector<int64_t> half_weights;
+    for (int64_t k = 0; k < 32; ++k) half_weights.push_back((int64_t)1 << k);
+    std::vector<int64_t> top_weights = half_weights;
+    top_weights[31] = -((int64_t)1 << 31);  // the sign bit
+    Value lo = reduce(ctx, "ReduceSum", ctx.op("Mul", {slice(ctx, bits, {rank}, {0}, {32}), ctx.const_i64(half_weights)}),
+                      {rank}, false);
+    Value hi = reduce(ctx, "ReduceSum", ctx.op("Mul", {slice(ctx, bits, {rank}, {32}, {64}), ctx.const_i64(top_weights)}),
+                      {rank}, false);
+    y = ctx.op("Add", {ctx.op("Mul", {hi, ctx.scalar_i64((int64_t)1 << 32)}), lo});
+  }
   if (dt != T2O_DTYPE_INT64) y = ctx.op("Cast", {y}, {Attr::i("to", dt)});
   ctx.set_output(0, y);
 }
