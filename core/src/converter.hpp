@@ -132,6 +132,8 @@ class Converter {
   static std::string location_of(torch::jit::Node* node);
   static t2o_kind kind_of_type(const c10::TypePtr& type);
   const t2o_host_api* host_api() const;
+  // NodeProto.metadata_props entry on the node that produced `node_output` (host_api.cpp).
+  void add_node_metadata(t2o_value node_output, const std::string& key, const std::string& value);
 
  private:
   void add_graph_inputs();

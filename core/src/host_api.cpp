@@ -314,7 +314,37 @@ void h_log(t2o_ctx* ctx, int32_t level, const char* message) {
   }
 }
 
+t2o_status h_node_add_metadata(t2o_ctx* ctx, t2o_value node_output, const char* key, const char* value) {
+  return guarded(ctx, [&]() -> t2o_status {
+    if (check_handle(ctx, node_output) != T2O_OK) return T2O_ERROR;
+    if (!key || !value) return fail(ctx, "node_add_metadata: null key or value");
+    ctx->conv->add_node_metadata(node_output, key, value);
+    return T2O_OK;
+  });
+}
+
 }  // namespace
+
+// ONNX 1.12's NodeProto has no metadata_props (ONNX 1.16 added it as field 9, a repeated
+// StringStringEntryProto): the entry is written as that field among the node's unknown fields, so the
+// serialized node is what a newer ONNX writes and newer readers (ONNX Runtime, onnx >= 1.16) see it.
+void Converter::add_node_metadata(t2o_value node_output, const std::string& key, const std::string& value) {
+  constexpr int kNodeMetadataPropsField = 9;
+  const std::string& name = rec(node_output).onnx;
+  for (int i = graph_.node_size() - 1; i >= 0; --i) {
+    onnx::NodeProto* node = graph_.mutable_node(i);
+    for (const auto& out : node->output()) {
+      if (out != name) continue;
+      onnx::StringStringEntryProto entry;
+      entry.set_key(key);
+      entry.set_value(value);
+      node->GetReflection()->MutableUnknownFields(node)->AddLengthDelimited(kNodeMetadataPropsField,
+                                                                           entry.SerializeAsString());
+      return;
+    }
+  }
+  throw std::runtime_error("node_add_metadata: no emitted node produced this value");
+}
 
 const t2o_host_api* Converter::host_api() const {
   static const t2o_host_api api = {
@@ -326,6 +356,7 @@ const t2o_host_api* Converter::host_api() const {
       h_value_as_onnx,
       h_emit_node, h_set_output,
       h_opset, h_require_opset, h_unique_name, h_set_error, h_log,
+      h_node_add_metadata,
   };
   return &api;
 }

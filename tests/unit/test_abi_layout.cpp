@@ -85,8 +85,10 @@ T2O_HOST_FN(require_opset, 30);
 T2O_HOST_FN(unique_name, 31);
 T2O_HOST_FN(set_error, 32);
 T2O_HOST_FN(log, 33);
+// Appended (node metadata, torch.onnx.ops pack); the lead orders appended groups at merge time.
+T2O_HOST_FN(node_add_metadata, 34);
 #undef T2O_HOST_FN
-static_assert(sizeof(t2o_host_api) == 16 + 8 * 34, "t2o_host_api size (ABI 1.0: 34 functions)");
+static_assert(sizeof(t2o_host_api) == 16 + 8 * 35, "t2o_host_api size (ABI 1.0: 34 functions + node metadata)");
 
 // --- function pointer signatures (a changed parameter list breaks the ABI too) ---
 static_assert(std::is_same<decltype(t2o_host_api::node_kind), const char* (*)(t2o_ctx*)>::value, "node_kind");
@@ -105,6 +107,9 @@ static_assert(std::is_same<decltype(t2o_host_api::set_output), t2o_status (*)(t2
 static_assert(std::is_same<decltype(t2o_host_api::opset), int64_t (*)(t2o_ctx*, const char*)>::value, "opset");
 static_assert(std::is_same<decltype(t2o_host_api::set_error), void (*)(t2o_ctx*, const char*)>::value, "set_error");
 static_assert(std::is_same<decltype(t2o_host_api::log), void (*)(t2o_ctx*, int32_t, const char*)>::value, "log");
+static_assert(std::is_same<decltype(t2o_host_api::node_add_metadata),
+                           t2o_status (*)(t2o_ctx*, t2o_value, const char*, const char*)>::value,
+              "node_add_metadata");
 static_assert(std::is_same<t2o_symbolic_fn, t2o_status (*)(const t2o_host_api*, t2o_ctx*, void*)>::value,
               "t2o_symbolic_fn");
 static_assert(std::is_same<t2o_plugin_entry_fn, const t2o_plugin_descriptor* (*)(void)>::value,

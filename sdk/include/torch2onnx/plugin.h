@@ -171,6 +171,11 @@ typedef struct t2o_host_api {
   const char* (*unique_name)(t2o_ctx* ctx, const char* hint); /* borrowed */
   void (*set_error)(t2o_ctx* ctx, const char* message); /* copied; pair with returning T2O_ERROR/UNSUPPORTED */
   void (*log)(t2o_ctx* ctx, int32_t level, const char* message); /* 0 debug, 1 info, 2 warning */
+
+  /* --- node metadata (torch.onnx.ops: onnx_ops pack) --- */
+  /* Adds the entry (key, value) to NodeProto.metadata_props (field 9 of ONNX >= 1.16's NodeProto) of the
+   * ONNX node that produced node_output (an output of emit_node). */
+  t2o_status (*node_add_metadata)(t2o_ctx* ctx, t2o_value node_output, const char* key, const char* value);
 } t2o_host_api;
 
 /* A symbolic: converts one TorchScript node. Returns T2O_OK after binding every output. */
