@@ -134,6 +134,8 @@ class Converter {
   const t2o_host_api* host_api() const;
   // NodeProto.metadata_props entry on the node that produced `node_output` (host_api.cpp).
   void add_node_metadata(t2o_value node_output, const std::string& key, const std::string& value);
+  // value_info for an output of a custom-domain node typed by its symbolic (host_api.cpp).
+  void type_custom_domain_output(t2o_value v);
 
  private:
   void add_graph_inputs();

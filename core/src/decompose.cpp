@@ -90,7 +90,8 @@ DecomposeStats decompose_onnx_ops(const std::string& model_in, const std::string
     rewriter.attention = inlined_graph(*cu, "attention_23");
   } catch (const std::exception& e) {
     std::string what = e.what();
-    throw ExportError("internal error: the ATen decompositions do not compile: " + what.substr(0, what.find('\n')));
+    for (auto& c : what) if (c == '\n') c = ' ';
+    throw ExportError("internal error: the ATen decompositions do not compile: " + what);
   }
   for (const auto& submodule : module.modules())
     for (const auto& method : submodule.get_methods()) {

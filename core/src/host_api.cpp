@@ -166,7 +166,10 @@ t2o_status h_value_set_type(t2o_ctx* ctx, t2o_value v, int32_t dtype, int32_t ra
   r.dtype = dtype;
   r.rank = rank;
   r.dims.assign(dims, dims + (rank > 0 ? rank : 0));
-  return T2O_OK;
+  return guarded(ctx, [&]() -> t2o_status {
+    ctx->conv->type_custom_domain_output(v);
+    return T2O_OK;
+  });
 }
 
 t2o_status h_make_tensor(t2o_ctx* ctx, int32_t dtype, const int64_t* dims, int32_t rank, const void* data,
@@ -344,6 +347,34 @@ void Converter::add_node_metadata(t2o_value node_output, const std::string& key,
     }
   }
   throw std::runtime_error("node_add_metadata: no emitted node produced this value");
+}
+
+// ONNX shape inference knows nothing of custom-domain ops: the type a symbolic gives such a node's
+// output is recorded as the output's value_info (e.g. torch.onnx.ops.symbolic's declared dtype/shape).
+void Converter::type_custom_domain_output(t2o_value v) {
+  const ValueRec& r = rec(v);
+  if (r.onnx.empty() || r.dtype == 0 || r.rank < 0) return;
+  for (int i = graph_.node_size() - 1; i >= 0; --i) {
+    const onnx::NodeProto& node = graph_.node(i);
+    bool produced = false;
+    for (const auto& out : node.output()) produced = produced || out == r.onnx;
+    if (!produced) continue;
+    if (node.domain().empty() || node.domain() == "ai.onnx") return;
+    onnx::ValueInfoProto* info = nullptr;
+    for (auto& vi : *graph_.mutable_value_info())
+      if (vi.name() == r.onnx) info = &vi;
+    if (!info) info = graph_.add_value_info();
+    info->Clear();
+    info->set_name(r.onnx);
+    auto* tensor_type = info->mutable_type()->mutable_tensor_type();
+    tensor_type->set_elem_type(r.dtype);
+    auto* shape = tensor_type->mutable_shape();
+    for (int64_t d : r.dims) {
+      auto* dim = shape->add_dim();
+      if (d >= 0) dim->set_dim_value(d);
+    }
+    return;
+  }
 }
 
 const t2o_host_api* Converter::host_api() const {

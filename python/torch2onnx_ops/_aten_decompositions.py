@@ -3,7 +3,8 @@
 # (eager), torch.jit.script, and the `torch2onnx decompose` command (which compiles this file's
 # definitions with libtorch; lines starting with `import`/`from` are skipped there). They compute what
 # the library's kernels compute (ONNX Runtime 1.30's semantics; see README, "torch.onnx.ops"); argument
-# checking is the kernels' job, these assume valid arguments.
+# checking is the kernels' job, these assume valid arguments. (No torch.<dtype> names: libtorch's own
+# TorchScript compiler does not resolve them; half types are recognised by their element size.)
 from typing import List, Optional, Tuple
 
 import torch
@@ -29,12 +30,11 @@ def rotary_embedding_23(x: Tensor, cos_cache: Tensor, sin_cache: Tensor, positio
     else:
         cos = cos_cache
         sin = sin_cache
-    compute = x.dtype
-    if compute == torch.float16 or compute == torch.bfloat16:
-        compute = torch.float32
-    xr = x4[:, :, :, :rot].to(compute)
-    cos = cos.to(compute).unsqueeze(2)
-    sin = sin.to(compute).unsqueeze(2)
+    xr = x4[:, :, :, :rot]
+    if x.element_size() == 2:  # float16 / bfloat16: rotated in float
+        xr = xr.float()
+    cos = cos.to(xr.dtype).unsqueeze(2)
+    sin = sin.to(xr.dtype).unsqueeze(2)
     if interleaved:
         x1 = xr[:, :, :, 0::2]
         x2 = xr[:, :, :, 1::2]
@@ -53,14 +53,16 @@ def rotary_embedding_23(x: Tensor, cos_cache: Tensor, sin_cache: Tensor, positio
     return out4.reshape(x.size()).contiguous()
 
 
-def _lowest(dtype: torch.dtype) -> float:
-    if dtype == torch.float64:
+def _lowest(x: Tensor) -> float:
+    """The lowest finite value of x's floating-point dtype (ONNX Runtime's masked score)."""
+    size = x.element_size()
+    if size == 8:
         return -1.7976931348623157e308
-    if dtype == torch.float16:
+    if size == 4:
+        return -3.4028234663852886e38
+    if bool(torch.isinf(torch.full([1], 1.0e5).to(x.dtype)).any()):  # float16 overflows, bfloat16 does not
         return -65504.0
-    if dtype == torch.bfloat16:
-        return -3.3895313892515355e38
-    return -3.4028234663852886e38
+    return -3.3895313892515355e38
 
 
 def attention_23(Q: Tensor, K: Tensor, V: Tensor, attn_mask: Optional[Tensor] = None,
@@ -88,13 +90,12 @@ def attention_23(Q: Tensor, K: Tensor, V: Tensor, attn_mask: Optional[Tensor] = 
         present_value = V.contiguous()
     total = present_key.size(2)
     dtype = Q.dtype
-    compute = dtype
-    if compute == torch.float16 or compute == torch.bfloat16:
-        compute = torch.float32
-    lowest = _lowest(dtype)
+    Qc = Q.float() if Q.element_size() == 2 else Q  # half types are computed in float
+    compute = Qc.dtype
+    lowest = _lowest(Q)
     bias: Optional[Tensor] = None
     if attn_mask is not None:
-        if attn_mask.dtype == torch.bool:
+        if not attn_mask.is_floating_point():  # a boolean mask
             bias = torch.where(attn_mask, torch.zeros([], dtype=compute), torch.full([], lowest, dtype=compute))
         else:
             bias = attn_mask.to(compute)
@@ -114,10 +115,10 @@ def attention_23(Q: Tensor, K: Tensor, V: Tensor, attn_mask: Optional[Tensor] = 
         values = values.repeat_interleave(qh // kvh, 1)
     if scale is None:
         # ONNX Runtime rounds the default scale to float.
-        scale_value = float(torch.tensor(1.0 / (head_size ** 0.5), dtype=torch.float32).item())
+        scale_value = float(torch.full([1], 1.0 / (head_size ** 0.5)).item())
     else:
         scale_value = scale
-    scores = torch.matmul(Q.to(compute), keys.to(compute).transpose(-2, -1)) * scale_value
+    scores = torch.matmul(Qc, keys.to(compute).transpose(-2, -1)) * scale_value
     qk_out = scores
     if softcap > 0.0:
         scores = torch.tanh(scores / softcap) * softcap
@@ -128,7 +129,7 @@ def attention_23(Q: Tensor, K: Tensor, V: Tensor, attn_mask: Optional[Tensor] = 
     if qk_matmul_output_mode == 2:
         qk_out = scores
     if softmax_precision is not None and softmax_precision == 11:
-        probs = torch.softmax(scores.to(torch.float64), -1).to(compute)
+        probs = torch.softmax(scores.double(), -1).to(compute)
     else:
         probs = torch.softmax(scores, -1)
     if qk_matmul_output_mode == 3:
