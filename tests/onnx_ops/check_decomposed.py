@@ -2,10 +2,10 @@
 """Runs a `torch2onnx decompose`d model in this PyTorch WITHOUT the torch2onnx op library and compares
 it with each fixture's expected outputs (made with the library's kernels).
 
-    /usr/bin/python3 check_decomposed.py MODEL.pt FIXTURE_DIR...
+    /usr/bin/python3 check_decomposed.py MODEL.pt FIXTURE_DIR[,FIXTURE_DIR...] [MODEL.pt FIXTURE_DIRS]...
 
-Exit 0 when every output matches within the fixture's rtol (|a-b| <= rtol*(1+|b|)), else 1 with the
-worst difference. Prints "max_abs_diff X" over all fixtures.
+Exit 0 when every output matches within the fixture's rtol (|a-b| <= rtol*(1+|b|)), else 1 naming
+each mismatch. Prints one line per model: "MODEL max_abs_diff X".
 """
 import json
 import os
@@ -23,14 +23,13 @@ def read(d, spec):
     return torch.from_numpy(a.copy())
 
 
-def main():
-    model_path, dirs = sys.argv[1], sys.argv[2:]
+def check(model_path, dirs):
     model = torch.jit.load(model_path)
     graph_text = "\n".join(str(m.graph) for m in [model.forward] + [getattr(s, "forward") for s in model.modules()
                                                                       if hasattr(s, "forward")])
     if "onnx::" in graph_text:
-        print("the decomposed model still calls onnx:: ops")
-        return 1
+        print(f"{model_path}: the decomposed model still calls onnx:: ops")
+        return False
     assert "torch2onnx_ops" not in sys.modules
     worst = 0.0
     ok = True
@@ -54,7 +53,17 @@ def main():
             if not bool((diff <= meta["rtol"] * (1 + want.double().abs())).all()):
                 print(f"{d}: output {k}: max |diff| {float(diff.max())}")
                 ok = False
-    print(f"max_abs_diff {worst}")
+    print(f"{os.path.basename(model_path)} max_abs_diff {worst}")
+    return ok
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or len(args) % 2:
+        raise SystemExit(__doc__)
+    ok = True
+    for model_path, dirs in zip(args[0::2], args[1::2]):
+        ok = check(model_path, dirs.split(",")) and ok
     return 0 if ok else 1
 
 
