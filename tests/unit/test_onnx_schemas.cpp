@@ -315,3 +315,16 @@ TEST(OnnxSchemas, OlderSchemasServeUnchangedOpsAt26) {
   OneNode m("Relu", 26, {2, 3});
   EXPECT_EQ(m.infer(), (std::vector<int64_t>{2, 3}));
 }
+
+TEST(OnnxSchemas, ResizeSizesWithAnEmptyScalesTensor) {
+  // Opset 11's idiom, still valid at 18: an empty scales tensor when sizes are given.
+  OneNode m("Resize", 18, {1, 2, 4, 4});
+  m.node->add_input("");
+  auto* empty = m.model.mutable_graph()->add_initializer();
+  empty->set_name("no_scales");
+  empty->set_data_type(onnx::TensorProto::FLOAT);
+  empty->add_dims(0);
+  m.node->add_input("no_scales");
+  m.ints_input("sizes", {1, 2, 8, 6});
+  EXPECT_EQ(m.infer(), (std::vector<int64_t>{1, 2, 8, 6}));
+}

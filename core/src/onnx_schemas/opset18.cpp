@@ -174,7 +174,17 @@ void resize_inference(InferenceContext& ctx, const std::set<std::string>& coordi
     out->mutable_dim(i)->clear_dim_param();
   };
   for (int64_t a : axes) clear(static_cast<int>(a));
-  const bool has_scales = has_input(ctx, 2), has_sizes = has_input(ctx, 3);
+  // An empty tensor stands for an omitted scales or sizes (the opset 11-13 idiom, still valid).
+  auto given = [&](size_t i) {
+    if (!has_input(ctx, i)) return false;
+    if (const TensorProto* t = ctx.getInputData(i)) {
+      int64_t n = 1;
+      for (auto d : t->dims()) n *= d;
+      return n > 0;
+    }
+    return dim_value(ctx, i, 0) != 0;
+  };
+  const bool has_scales = given(2), has_sizes = given(3);
   if (has_scales == has_sizes) {
     if (has_scales) fail_shape_inference("Resize: give either 'scales' or 'sizes', not both");
     return;  // neither given as a named input: the checker reports the arity

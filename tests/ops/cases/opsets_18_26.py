@@ -87,7 +87,7 @@ CASES = [
                                            F.affine_grid(t3, [2, 1, 3, 4, 5], align_corners=False))),
          [THETA2, THETA3], opsets=(20,)),
     # 24: Swish for silu.
-    case("silu", Fn(lambda a: F.silu(a)), [X], opsets=(23, 24)),
+    case("silu", Fn(lambda a: F.silu(a)), [X], opsets=(23, 24, 25)),  # 25: back to x*sigmoid(x) (ORT 1.30)
     case("silu_double", Fn(lambda a: F.silu(a.double())), [X], opsets=(24,)),  # ORT fuses x*sigmoid(x) for float only
     # 26: CumProd (integer inputs give int64, as in PyTorch; dtype argument).
     case("cumprod", Fn(lambda a, i: (torch.cumprod(a, 1), torch.cumprod(a, -1), torch.cumprod(i, 0),
