@@ -62,6 +62,13 @@ CASES = [
     case("scatter_reduce", Fn(lambda a, i, s: (a.scatter_reduce(1, i, s, "amax"), a.scatter_reduce(1, i, s, "amin"),
                                                a.scatter_reduce(1, i, s, "sum"), a.scatter_reduce(1, i, s, "prod"))),
          [torch.randn(3, 5), torch.randint(0, 5, (3, 4)), torch.randn(3, 6)], opsets=(18,)),
+    case("scatter_reduce_exclude_self_mean", Fn(lambda a, i, s: tuple(a.scatter_reduce(0, i, s, red, include_self=inc)
+                                                                   for red in ("amax", "amin", "sum", "prod", "mean")
+                                                                   for inc in (False, True))),
+         [torch.randn(5, 3), torch.randint(0, 5, (4, 3)), torch.randn(4, 3)], opsets=(18,)),
+    case("scatter_reduce_int", Fn(lambda a, i, s: tuple(a.scatter_reduce(1, i, s, red, include_self=inc)
+                                                     for red in ("amax", "amin", "mean", "sum") for inc in (False, True))),
+         [torch.randint(-20, 20, (3, 5)), torch.randint(0, 5, (3, 6)), torch.randint(-20, 20, (3, 6))], opsets=(18,)),
     # 18: GroupNormalization (per-group scale: affine applied after); 21: per-channel scale and bias.
     case("group_norm", GroupNorm(2, 4, True), [X], opsets=(17, 18, 20, 21)),
     case("group_norm_plain_3d", GroupNorm(3, 6, False), [torch.randn(2, 6, 7)], opsets=(17, 18, 21)),
