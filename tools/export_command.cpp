@@ -97,14 +97,19 @@ class PhaseTimes {
   std::chrono::steady_clock::time_point since_ = std::chrono::steady_clock::now();
 };
 
-const char* kExportHelp =
+// The text of --help; the opset range comes from the core's constants.
+std::string export_help() {
+  using namespace t2o::core;
+  return
     "usage: torch2onnx export MODEL.pt -o OUT.onnx [options]\n"
     "\n"
     "Converts a TorchScript model (torch.jit.script/trace, then .save()) to ONNX.\n"
     "\n"
     "options:\n"
     "  -o, --output FILE        the ONNX file to write (written whole or not at all)\n"
-    "  --opset N                target ONNX opset, 9 to 17 (default 17)\n"
+    "  --opset N                target ONNX opset, " + std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +
+    " (default " + std::to_string(kDefaultOpset) + "; fully validated up to " + std::to_string(kMaxValidatedOpset) +
+    ")\n"
     "  --input TYPE[DIMS]       dtype and example shape of each forward() argument, in order,\n"
     "                           e.g. --input float32[1,3,224,224] --input int64[2,16]; float32[] is a scalar;\n"
     "                           none gives an Optional argument None; trailing arguments with\n"
@@ -126,6 +131,7 @@ const char* kExportHelp =
     "  --external-data          weights in OUT.onnx.data beside the model (automatic above 2 GB)\n"
     "  -q, --quiet              no warnings, progress or summary\n"
     "  --timings                print the wall time of each phase on stderr (also with --quiet)\n";
+}
 
 }  // namespace
 
@@ -137,7 +143,7 @@ int run_export(Args& args) {
   bool timings = false;
   while (!args.done()) {
     if (args.flag("--help") || args.flag("-h")) {
-      std::cout << kExportHelp;
+      std::cout << export_help();
       return 0;
     } else if (args.option("-o", value) || args.option("--output", value)) {
       out = value;

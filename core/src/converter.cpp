@@ -1236,7 +1236,7 @@ std::string Converter::origin_of(const std::string& onnx_node) const {
 
 onnx::ModelProto Converter::build_model(std::vector<StreamedTensor>* streamed) {
   onnx::ModelProto model;
-  model.set_ir_version(8);  // ONNX 1.12 (opsets up to 17)
+  model.set_ir_version(ir_version_for_opset(options_.opset));
   model.set_producer_name("torch2onnx");
   model.set_producer_version(options_.producer_version);
   for (const auto& [domain, version] : opsets_) {
