@@ -16,9 +16,7 @@ int run_plugins(Args& args);
 int run_check(Args& args);
 int run_decompose(Args& args);
 
-// Loads the bundled torch.onnx.ops op library (warns if it is there but fails to load).
-void load_op_library();
-// Loads the bundled op library, the bundled packs, TORCH2ONNX_PLUGIN_PATH and the --plugin-path dirs.
+// Loads the bundled packs, TORCH2ONNX_PLUGIN_PATH and the given --plugin-path dirs.
 void load_plugins(t2o::registry::Registry& registry, const std::vector<std::string>& user_dirs);
 // The directory of an optional pack shipped with the program (--enable-pack NAME); a UsageError
 // listing the available names when there is none of that name.

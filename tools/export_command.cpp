@@ -123,6 +123,10 @@ std::string export_help() {
     "                           domain org.pytorch.aten, or emit the op in its own namespace's domain\n"
     "  --plugin-path DIR        also load op packs from DIR (repeatable; explicit packs take precedence\n"
     "                           over bundled ones); DIR may also name one pack file (.so or .json)\n"
+    "  --load-library PATH      load a library of TorchScript kernels before the model, as\n"
+    "                           torch.ops.load_library does (repeatable); torchvision's is loaded\n"
+    "                           automatically where installed\n"
+    "  --no-default-libraries   do not load the kernel libraries found automatically\n"
     "  --enable-pack NAME       load an optional pack shipped with torch2onnx, e.g. com.microsoft\n"
     "                           (ONNX Runtime's contrib ops: Gelu, FastGelu)\n"
     "  --custom-opset DOMAIN=V  target version V of custom ONNX domain DOMAIN (repeatable); selects\n"
@@ -161,6 +165,10 @@ int run_export(Args& args) {
       options.operator_export_type = t2o::core::parse_operator_export_type(value);
     } else if (args.option("--plugin-path", value)) {
       plugin_dirs.push_back(value);
+    } else if (args.option("--load-library", value)) {
+      options.kernel_libraries.push_back(value);
+    } else if (args.flag("--no-default-libraries")) {
+      options.default_kernel_libraries = false;
     } else if (args.option("--enable-pack", value)) {
       plugin_dirs.push_back(optional_pack_path(value));
     } else if (args.option("--custom-opset", value)) {

@@ -2,7 +2,6 @@
 
 #include <torch2onnx/core/custom_ops.hpp>
 #include <torch2onnx/core/exporter.hpp>
-#include <torch2onnx/core/op_library.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -29,15 +28,9 @@ const char* origin_name(t2o::registry::Origin o) { return o == t2o::registry::Or
 
 }  // namespace
 
-void load_op_library() {
-  const std::string error = t2o::core::load_bundled_op_library(t2o::registry::executable_dir());
-  if (!error.empty()) print_warning("torch.onnx.ops kernels not loaded: " + error);
-}
-
 void load_plugins(t2o::registry::Registry& registry, const std::vector<std::string>& user_dirs) {
   // Packs declaring a custom-op schema that libtorch cannot parse are refused at load time.
   registry.set_schema_checker(&t2o::core::check_custom_op_schema);
-  load_op_library();
   for (const auto& entry : t2o::registry::plugin_search_path(t2o::registry::executable_dir(), user_dirs))
     registry.load_directory(entry.dir, entry.origin);
 }

@@ -6,6 +6,7 @@
 #include "torch2onnx/core/exporter.hpp"
 
 #include "aten_decompositions_source.hpp"  // generated: kAtenDecompositionsSource
+#include "kernel_libraries.hpp"
 
 #include <torch/csrc/jit/api/compilation_unit.h>
 #include <torch/csrc/jit/api/module.h>
@@ -73,8 +74,11 @@ struct Rewriter {
 
 }  // namespace
 
-DecomposeStats decompose_onnx_ops(const std::string& model_in, const std::string& model_out) {
+DecomposeStats decompose_onnx_ops(const std::string& model_in, const std::string& model_out,
+                                  const std::vector<std::string>& libraries, bool default_libraries,
+                                  const std::function<void(const std::string&)>& warn) {
   namespace fs = std::filesystem;
+  load_kernel_libraries(libraries, default_libraries, warn);
   if (!fs::exists(model_in)) throw ExportError(model_in + ": no such file");
   torch::jit::Module module;
   try {

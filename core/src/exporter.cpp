@@ -2,6 +2,7 @@
 #include "torch2onnx/core/custom_ops.hpp"
 
 #include "converter.hpp"
+#include "kernel_libraries.hpp"
 #include "model_loader.hpp"
 #include "model_writer.hpp"
 
@@ -66,6 +67,8 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
     throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
   check_output_path(out_path);
+  // Real kernels first: a pack's declaration of an op whose kernel is loaded is then skipped.
+  load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
   declare_custom_ops(registry, options.warn);  // before loading: the model may call the packs' custom ops
   auto phase = [&](const char* name) {
     if (options.progress) options.progress(name, 0, 0);
@@ -141,6 +144,7 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& opti
   CheckReport report;
   report.model = model_path;
   report.opset = options.opset;
+  load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
   declare_custom_ops(registry, options.warn);
   torch::jit::Module module;
   try {

@@ -72,6 +72,10 @@ struct ExportOptions {
   std::map<std::string, int64_t> custom_opsets;
   // Called for warnings from symbolics and the core (one line each).
   std::function<void(const std::string&)> warn;
+  // Libraries of TorchScript kernels loaded before the model (--load-library), after the default
+  // ones found automatically (torchvision's) unless default_kernel_libraries is false.
+  std::vector<std::string> kernel_libraries;
+  bool default_kernel_libraries = true;
 };
 
 struct ExportStats {
