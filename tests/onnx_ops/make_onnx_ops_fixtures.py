@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "fixtures"))
 
-ALL_OPSETS = [9, 10, 11, 13, 17]  # where the decompositions' auxiliary forms change (Slice 10, Range 11, 13)
+ALL_OPSETS = [9, 10, 11, 13, 17, 18, 22]  # auxiliary forms change at 10 (Slice), 11 (Range), 13; up to 22
 SHORT_OPSETS = [9, 17]
 
 

@@ -11,6 +11,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/unknown_field_set.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -73,6 +74,16 @@ std::vector<std::string> export_args(const fs::path& fx, const fs::path& out, in
 
 RunResult compare(const fs::path& model, const fs::path& fx) {
   return run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), model.string(), fx.string()});
+}
+
+// The largest max_abs_err=X that compare.js reports over a model's outputs.
+double max_abs_err(const std::string& compare_output) {
+  double worst = 0;
+  for (const auto& line : lines(compare_output)) {
+    auto at = line.find("max_abs_err=");
+    if (at != std::string::npos) worst = std::max(worst, std::stod(line.substr(at + 12)));
+  }
+  return worst;
 }
 
 int32_t elem_type(const std::string& dtype) {
@@ -203,6 +214,35 @@ TEST(OnnxOps, DecompositionsMatchKernels) {
     }
   }
   std::cout << matched << " case x opset decompositions match the kernels\n";
+}
+
+// ---- the pack's native nodes (opset 23) in ONNX Runtime against the kernels ----
+
+TEST(OnnxOps, NativeNodesAtOpset23) {
+  ASSERT_FALSE(fixture_root().empty());
+  const fs::path out_dir = fresh_out_dir();
+  int matched = 0;
+  for (const auto& name : index_list("kernels")) {
+    const fs::path fx = fixture_root() / "kernels" / name;
+    const fs::path out = out_dir / (name + "_23.onnx");
+    const RunResult e = run(export_args(fx, out, T2O_ONNX_OPS_NATIVE_OPSET));
+    if (e.exit_code != 0) {
+      ADD_FAILURE() << name << " opset 23: export failed\n" << e.describe();
+      continue;
+    }
+    const auto model = read_model(out);
+    const std::string op = read_meta(fx).at("node").at("op_type");
+    ASSERT_EQ(model.graph().node_size(), 1) << name;
+    EXPECT_EQ(model.graph().node(0).op_type(), op) << name;
+    EXPECT_EQ(opset_of(model, ""), 23);
+    const RunResult r = compare(out, fx);
+    if (r.exit_code != 0) {
+      ADD_FAILURE() << name << " opset 23: ONNX Runtime disagrees with the kernel\n" << r.describe();
+      continue;
+    }
+    ++matched;
+  }
+  std::cout << matched << " cases exported as one native node at opset 23 match the kernels\n";
 }
 
 // ---- the documentation's examples ----
@@ -346,8 +386,9 @@ TEST(OnnxOps, LlamaDecoder) {
       EXPECT_EQ(r.exit_code, 0) << "opset " << opset << " (batch, seq, past) = " << meta.at("batch_seq_past")
                                 << "\n" << r.describe();
       EXPECT_LE(meta.at("eager_max_abs_diff").get<double>(), 1e-5) << "the traced model differs from the eager one";
-      std::cout << "  run " << meta.at("batch_seq_past") << ": " << (r.exit_code == 0 ? "match" : "MISMATCH") << " "
-                << lines(r.out).size() << "\n";
+      std::cout << "  run (batch, seq, past) = " << meta.at("batch_seq_past").dump() << ": "
+                << (r.exit_code == 0 ? "match" : "MISMATCH") << ", max |ONNX Runtime - PyTorch| = " << max_abs_err(r.out)
+                << "\n";
     }
   }
 }
