@@ -172,13 +172,16 @@ def make_call_module(torch, ops, case):
     return Attn()
 
 
-def write_fixture(mf, torch, d, module, inputs, rtol, extra):
+def write_fixture(mf, torch, d, module, inputs, rtol, extra, method="trace"):
     os.makedirs(d, exist_ok=True)
     with torch.no_grad():
-        traced = torch.jit.trace(module.eval(), tuple(inputs), check_trace=False)
+        if method == "script":
+            saved = torch.jit.script(module.eval())
+        else:
+            saved = torch.jit.trace(module.eval(), tuple(inputs), check_trace=False)
     pt = os.path.join(d, "model.pt")
-    traced.save(pt)
-    meta = mf.outputs_meta(pt, inputs, rtol, d, "trace")
+    saved.save(pt)
+    meta = mf.outputs_meta(pt, inputs, rtol, d, method)
     meta.update(extra)
     with open(os.path.join(d, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
@@ -208,6 +211,19 @@ def seed_modules(torch, ops):
             return ops.rotary_embedding(input_data, cos_cache_data, sin_cache_data, position_ids_data)
 
     return CustomOp(), CustomOpMultiOut(), Rotary()
+
+
+def scripted_module(torch, ops):
+    """rotary_embedding + grouped-query attention with a past, through torch.jit.script."""
+    class ScriptedBlock(torch.nn.Module):
+        def forward(self, q, k, v, cos, sin, pos, past_key, past_value):
+            q = ops.rotary_embedding(q, cos, sin, pos, interleaved=True)
+            k = ops.rotary_embedding(k, cos, sin, pos, interleaved=True)
+            out, present_key, present_value, _ = ops.attention(q, k, v, None, past_key, past_value, is_causal=True,
+                                                               scale=0.3)
+            return out, present_key, present_value
+
+    return ScriptedBlock()
 
 
 # --- a Llama-style decoder: RMSNorm, rotary_embedding, grouped-query attention with a KV cache, SwiGLU ---
@@ -325,6 +341,12 @@ def main():
     os.makedirs(d)
     with open(os.path.join(d, "meta.json"), "w") as f:
         json.dump(mf.outputs_meta(os.path.join(tmp, "seeds", "rotary", "model.pt"), other, 1e-4, d, "trace"), f)
+
+    pos = torch.tensor([[3, 4, 5], [3, 4, 5]])
+    scripted_inputs = [torch.randn(2, 4, 3, 8), torch.randn(2, 2, 3, 8), torch.randn(2, 2, 3, 8), torch.rand(16, 4),
+                       torch.rand(16, 4), pos, torch.randn(2, 2, 3, 8), torch.randn(2, 2, 3, 8)]
+    write_fixture(mf, torch, os.path.join(tmp, "seeds", "scripted"), scripted_module(torch, ops), scripted_inputs,
+                  1e-4, {}, method="script")
 
     g = torch.Generator().manual_seed(3)
     model = llama(torch, ops).eval()

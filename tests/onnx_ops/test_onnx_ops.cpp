@@ -345,6 +345,24 @@ TEST(OnnxOps, SeedRotaryEmbeddingDynamicBatch) {
   }
 }
 
+TEST(OnnxOps, ScriptedModel) {
+  ASSERT_FALSE(fixture_root().empty());
+  const fs::path fx = fixture_root() / "seeds" / "scripted";
+  const fs::path out_dir = fresh_out_dir();
+  for (int opset : {17, T2O_ONNX_OPS_NATIVE_OPSET}) {
+    const fs::path out = out_dir / ("scripted_" + std::to_string(opset) + ".onnx");
+    const RunResult e = run(export_args(fx, out, opset));
+    ASSERT_EQ(e.exit_code, 0) << e.describe();
+    const auto counts = op_counts(read_model(out));
+    if (opset >= 23) {
+      EXPECT_EQ(counts.count("RotaryEmbedding") ? counts.at("RotaryEmbedding") : 0, 2);
+      EXPECT_EQ(counts.count("Attention") ? counts.at("Attention") : 0, 1);
+    }
+    const RunResult r = compare(out, fx);
+    EXPECT_EQ(r.exit_code, 0) << "opset " << opset << "\n" << r.describe();
+  }
+}
+
 // ---- a Llama-style decoder with a KV cache ----
 
 std::vector<std::string> llama_export_args(const fs::path& fx, const fs::path& out, int opset) {
