@@ -15,7 +15,8 @@ namespace t2o::cli {
 namespace {
 
 const char* kCheckHelp =
-    "usage: torch2onnx check MODEL.pt [--opset N] [--input TYPE[DIMS]]... [--plugin-path DIR]... [--json]\n"
+    "usage: torch2onnx check MODEL.pt [--opset N] [--input TYPE[DIMS]]... [--plugin-path DIR]...\n"
+    "                        [--load-library PATH]... [--no-default-libraries] [--json]\n"
     "\n"
     "A dry run of export that keeps going after failures and lists every op that cannot be\n"
     "converted: qualified name and overload, node count, first locations and the reason (no pack\n"
@@ -109,6 +110,10 @@ int run_check(Args& args) {
       options.inputs.push_back(t2o::core::parse_input_spec(value));
     } else if (args.option("--plugin-path", value)) {
       plugin_dirs.push_back(value);
+    } else if (args.option("--load-library", value)) {
+      options.kernel_libraries.push_back(value);  // as export's
+    } else if (args.flag("--no-default-libraries")) {
+      options.default_kernel_libraries = false;
     } else {
       std::string p = args.positional();
       if (!model.empty()) throw UsageError("more than one model given ('" + model + "' and '" + p + "')");
@@ -119,6 +124,7 @@ int run_check(Args& args) {
   t2o::registry::Registry registry;
   load_plugins(registry, plugin_dirs);
   if (!json) warn_refused(registry);
+  if (!json) options.warn = print_warning;
   t2o::core::CheckReport report;
   try {
     report = t2o::core::check_model(model, options, registry);

@@ -14,6 +14,7 @@ namespace t2o::cli {
 int run_export(Args& args);
 int run_plugins(Args& args);
 int run_check(Args& args);
+int run_decompose(Args& args);
 
 // Loads the bundled packs, TORCH2ONNX_PLUGIN_PATH and the given --plugin-path dirs.
 void load_plugins(t2o::registry::Registry& registry, const std::vector<std::string>& user_dirs);

@@ -97,14 +97,19 @@ class PhaseTimes {
   std::chrono::steady_clock::time_point since_ = std::chrono::steady_clock::now();
 };
 
-const char* kExportHelp =
+// The text of --help; the opset range comes from the core's constants.
+std::string export_help() {
+  using namespace t2o::core;
+  return
     "usage: torch2onnx export MODEL.pt -o OUT.onnx [options]\n"
     "\n"
     "Converts a TorchScript model (torch.jit.script/trace, then .save()) to ONNX.\n"
     "\n"
     "options:\n"
     "  -o, --output FILE        the ONNX file to write (written whole or not at all)\n"
-    "  --opset N                target ONNX opset, 9 to 17 (default 17)\n"
+    "  --opset N                target ONNX opset, " + std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +
+    " (default " + std::to_string(kDefaultOpset) + "; fully validated up to " + std::to_string(kMaxValidatedOpset) +
+    ")\n"
     "  --input TYPE[DIMS]       dtype and example shape of each forward() argument, in order,\n"
     "                           e.g. --input float32[1,3,224,224] --input int64[2,16]; float32[] is a scalar;\n"
     "                           none gives an Optional argument None; trailing arguments with\n"
@@ -118,6 +123,10 @@ const char* kExportHelp =
     "                           domain org.pytorch.aten, or emit the op in its own namespace's domain\n"
     "  --plugin-path DIR        also load op packs from DIR (repeatable; explicit packs take precedence\n"
     "                           over bundled ones); DIR may also name one pack file (.so or .json)\n"
+    "  --load-library PATH      load a library of TorchScript kernels before the model, as\n"
+    "                           torch.ops.load_library does (repeatable); torchvision's is loaded\n"
+    "                           automatically where installed\n"
+    "  --no-default-libraries   do not load the kernel libraries found automatically\n"
     "  --enable-pack NAME       load an optional pack shipped with torch2onnx, e.g. com.microsoft\n"
     "                           (ONNX Runtime's contrib ops: Gelu, FastGelu)\n"
     "  --custom-opset DOMAIN=V  target version V of custom ONNX domain DOMAIN (repeatable); selects\n"
@@ -126,6 +135,7 @@ const char* kExportHelp =
     "  --external-data          weights in OUT.onnx.data beside the model (automatic above 2 GB)\n"
     "  -q, --quiet              no warnings, progress or summary\n"
     "  --timings                print the wall time of each phase on stderr (also with --quiet)\n";
+}
 
 }  // namespace
 
@@ -137,7 +147,7 @@ int run_export(Args& args) {
   bool timings = false;
   while (!args.done()) {
     if (args.flag("--help") || args.flag("-h")) {
-      std::cout << kExportHelp;
+      std::cout << export_help();
       return 0;
     } else if (args.option("-o", value) || args.option("--output", value)) {
       out = value;
@@ -155,6 +165,10 @@ int run_export(Args& args) {
       options.operator_export_type = t2o::core::parse_operator_export_type(value);
     } else if (args.option("--plugin-path", value)) {
       plugin_dirs.push_back(value);
+    } else if (args.option("--load-library", value)) {
+      options.kernel_libraries.push_back(value);
+    } else if (args.flag("--no-default-libraries")) {
+      options.default_kernel_libraries = false;
     } else if (args.option("--enable-pack", value)) {
       plugin_dirs.push_back(optional_pack_path(value));
     } else if (args.option("--custom-opset", value)) {

@@ -15,6 +15,7 @@ const char* kUsage =
     "  export MODEL.pt -o OUT.onnx [options]   convert a TorchScript model to ONNX\n"
     "  check MODEL.pt [options]                list every op that cannot be converted, at once\n"
     "  plugins [--json] [--plugin-path DIR]     list loaded op packs and refused files\n"
+    "  decompose MODEL.pt -o OUT.pt             torch.onnx.ops calls -> ATen ops (runs without torch2onnx)\n"
     "\n"
     "'torch2onnx <command> --help' describes a command's options.\n";
 
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
     if (command == "export") return run_export(args);
     if (command == "plugins") return run_plugins(args);
     if (command == "check") return run_check(args);
+    if (command == "decompose") return run_decompose(args);
     if (command == "--help" || command == "-h" || command == "help") {
       std::cout << kUsage;
       return 0;
@@ -47,7 +49,7 @@ int main(int argc, char** argv) {
       std::cout << "torch2onnx 0.1.0 (plugin ABI " << T2O_ABI_MAJOR << "." << T2O_ABI_MINOR << ")\n";
       return 0;
     }
-    print_error("unknown command '" + command + "' (commands: export, check, plugins; see --help)");
+    print_error("unknown command '" + command + "' (commands: export, check, plugins, decompose; see --help)");
     return 2;
   } catch (const UsageError& e) {
     print_error(e.what());

@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include <torch2onnx/core/custom_ops.hpp>
+#include <torch2onnx/core/exporter.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -53,7 +54,7 @@ void warn_refused(const t2o::registry::Registry& registry) {
 // The support matrix, from the registry itself: one row per op, one column per opset of the default
 // domain; a cell names the registration that serves that target (its since_opset and pack).
 void print_support_matrix(const t2o::registry::Registry& registry) {
-  constexpr int64_t first = 9, last = 17;
+  constexpr int64_t first = t2o::core::kMinOpset, last = t2o::core::kMaxOpset;
   std::map<std::string, std::map<int64_t, const t2o::registry::Symbolic*>> ops;  // op -> since -> symbolic
   std::map<std::string, std::vector<std::string>> custom;  // op -> "domain vN (pack)"
   for (const auto* s : registry.all()) {
@@ -138,6 +139,8 @@ int run_plugins(Args& args) {
   if (json) {
     nlohmann::json out;
     out["abi"] = std::to_string(T2O_ABI_MAJOR) + "." + std::to_string(T2O_ABI_MINOR);
+    out["opsets"] = {{"min", t2o::core::kMinOpset}, {"max", t2o::core::kMaxOpset},
+                     {"default", t2o::core::kDefaultOpset}};
     out["plugins"] = nlohmann::json::array();
     for (size_t i = 0; i < registry.plugins().size(); ++i) {
       const auto& p = registry.plugins()[i];
@@ -153,7 +156,9 @@ int run_plugins(Args& args) {
     std::cout << out.dump(2) << std::endl;
     return strict && !registry.refused().empty() ? 1 : 0;
   }
-  std::cout << "host plugin ABI " << T2O_ABI_MAJOR << "." << T2O_ABI_MINOR << "\n";
+  std::cout << "host plugin ABI " << T2O_ABI_MAJOR << "." << T2O_ABI_MINOR << "; target opsets "
+            << t2o::core::kMinOpset << " to " << t2o::core::kMaxOpset << " (default " << t2o::core::kDefaultOpset
+            << ")\n";
   if (registry.plugins().empty()) std::cout << "no op packs loaded\n";
   for (size_t i = 0; i < registry.plugins().size(); ++i) {
     const auto& p = registry.plugins()[i];

@@ -1,6 +1,6 @@
 #include "assembly.hpp"
 
-#include "ir_version.hpp"
+#include "torch2onnx/core/ir_version.hpp"
 #include "locations.hpp"
 
 #include <algorithm>

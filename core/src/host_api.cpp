@@ -32,6 +32,58 @@ t2o_status check_handle(t2o_ctx* ctx, t2o_value v) {
   return T2O_OK;
 }
 
+// ONNX 1.12's NodeProto has no metadata_props (ONNX 1.16 added it as field 9, a repeated
+// StringStringEntryProto): the entry is written as that field among the node's unknown fields, so the
+// serialized node is what a newer ONNX writes and newer readers (ONNX Runtime, onnx >= 1.16) see it.
+void add_node_metadata(Session& s, t2o_value node_output, const std::string& key, const std::string& value) {
+  constexpr int kNodeMetadataPropsField = 9;
+  const std::string& name = s.values.rec(node_output).onnx;
+  onnx::GraphProto& graph = s.graph.current();
+  for (int i = graph.node_size() - 1; i >= 0; --i) {
+    onnx::NodeProto* node = graph.mutable_node(i);
+    for (const auto& out : node->output()) {
+      if (out != name) continue;
+      onnx::StringStringEntryProto entry;
+      entry.set_key(key);
+      entry.set_value(value);
+      node->GetReflection()->MutableUnknownFields(node)->AddLengthDelimited(kNodeMetadataPropsField,
+                                                                           entry.SerializeAsString());
+      return;
+    }
+  }
+  throw std::runtime_error("node_add_metadata: no emitted node produced this value");
+}
+
+// ONNX shape inference knows nothing of custom-domain ops: the type a symbolic gives such a node's
+// output is recorded as the output's value_info (e.g. torch.onnx.ops.symbolic's declared dtype/shape).
+void type_custom_domain_output(Session& s, t2o_value v) {
+  const ValueRec& r = s.values.rec(v);
+  if (r.onnx.empty() || r.dtype == 0 || r.rank < 0 || r.kind != T2O_KIND_TENSOR) return;
+  onnx::GraphProto& graph = s.graph.current();
+  // The node is one the symbolic just emitted: look at the last few only (typed() is called often).
+  for (int i = graph.node_size() - 1; i >= 0 && i >= graph.node_size() - 64; --i) {
+    const onnx::NodeProto& node = graph.node(i);
+    bool produced = false;
+    for (const auto& out : node.output()) produced = produced || out == r.onnx;
+    if (!produced) continue;
+    if (node.domain().empty() || node.domain() == "ai.onnx") return;
+    onnx::ValueInfoProto* info = nullptr;
+    for (auto& vi : *graph.mutable_value_info())
+      if (vi.name() == r.onnx) info = &vi;
+    if (!info) info = graph.add_value_info();
+    info->Clear();
+    info->set_name(r.onnx);
+    auto* tensor_type = info->mutable_type()->mutable_tensor_type();
+    tensor_type->set_elem_type(r.dtype);
+    auto* shape = tensor_type->mutable_shape();
+    for (int64_t d : r.dims) {
+      auto* dim = shape->add_dim();
+      if (d >= 0) dim->set_dim_value(d);
+    }
+    return;
+  }
+}
+
 const char* h_node_kind(t2o_ctx* ctx) { return ctx->node->kind().toQualString(); }
 
 const char* h_node_schema(t2o_ctx* ctx) {
@@ -168,7 +220,10 @@ t2o_status h_value_set_type(t2o_ctx* ctx, t2o_value v, int32_t dtype, int32_t ra
   r.dtype = dtype;
   r.rank = rank;
   r.dims.assign(dims, dims + (rank > 0 ? rank : 0));
-  return T2O_OK;
+  return guarded(ctx, [&]() -> t2o_status {
+    type_custom_domain_output(*ctx->session, v);
+    return T2O_OK;
+  });
 }
 
 t2o_status h_make_tensor(t2o_ctx* ctx, int32_t dtype, const int64_t* dims, int32_t rank, const void* data,
@@ -509,6 +564,15 @@ t2o_status h_subgraph_end(t2o_ctx* ctx, const t2o_value* outputs, int32_t num_ou
   });
 }
 
+t2o_status h_node_add_metadata(t2o_ctx* ctx, t2o_value node_output, const char* key, const char* value) {
+  return guarded(ctx, [&]() -> t2o_status {
+    if (check_handle(ctx, node_output) != T2O_OK) return T2O_ERROR;
+    if (!key || !value) return fail(ctx, "node_add_metadata: null key or value");
+    add_node_metadata(*ctx->session, node_output, key, value);
+    return T2O_OK;
+  });
+}
+
 }  // namespace
 
 const t2o_host_api* Session::host_api() {
@@ -524,6 +588,7 @@ const t2o_host_api* Session::host_api() {
       // ABI 1.1
       h_node_num_blocks, h_block_num_inputs, h_block_num_outputs, h_block_input, h_block_output,
       h_subgraph_begin, h_subgraph_input, h_convert_block, h_subgraph_end,
+      h_node_add_metadata,
   };
   return &api;
 }

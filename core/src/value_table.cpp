@@ -106,6 +106,18 @@ void ValueTable::add_constant(const torch::jit::Node* node) {
         items.push_back(add(std::move(item)));
         continue;
       }
+      if (element.isString() || element.isIntList()) {  // str[] / int[][] (torch.onnx.ops' encoded attributes)
+        item.constant = true;
+        item.kind = element.isString() ? T2O_KIND_STRING : T2O_KIND_LIST;
+        if (element.isString()) item.s = element.toStringRef();
+        for (int64_t i : element.isIntList() ? element.toIntVector() : std::vector<int64_t>{}) {
+          ValueRec e;
+          e.kind = T2O_KIND_INT, e.constant = true, e.i = i, e.f = (double)i;
+          item.items.push_back(add(std::move(e)));
+        }
+        items.push_back(add(std::move(item)));
+        continue;
+      }
       if (!element.isTensor())
         throw ExportError("constant list of " + element.tagKind() + " at " + location_of(node) + " is not supported");
       item = constant_tensor(element.toTensor(), node, out->hasDebugName() ? out->debugName() + "_" + std::to_string(k) : "");

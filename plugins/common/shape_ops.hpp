@@ -95,6 +95,16 @@ inline Value unsqueeze_form(Ctx& ctx, const Value& x, const std::vector<int64_t>
 inline std::vector<Value> split_form(Ctx& ctx, const Value& x, int64_t axis, const std::vector<int64_t>& sizes,
                                      bool input_form) {
   if (sizes.size() == 1) return {x};
+  // Opset 18: n pieces of ceil(D/n), the last smaller, are Split's num_outputs.
+  if (input_form && ctx.opset() >= 18) {
+    int64_t total = 0, n = (int64_t)sizes.size();
+    for (auto s : sizes) total += s;
+    bool equal_chunks = total > 0;
+    for (int64_t i = 0; i < n && equal_chunks; ++i)
+      equal_chunks = sizes[(size_t)i] == std::min((total + n - 1) / n, total - i * ((total + n - 1) / n));
+    if (equal_chunks)
+      return ctx.op_n("Split", {x}, (int32_t)n, {Attr::i("axis", axis), Attr::i("num_outputs", n)});
+  }
   if (input_form)
     return ctx.op_n("Split", {x, ctx.const_i64(sizes)}, (int32_t)sizes.size(), {Attr::i("axis", axis)});
   return ctx.op_n("Split", {x}, (int32_t)sizes.size(), {Attr::i("axis", axis), Attr::ints("split", sizes)});

@@ -57,6 +57,14 @@ const char* const kModels[] = {
 // Also at opset 13 (Split/Squeeze/ReduceSum take inputs from 13; LayerNorm is decomposed below 17).
 const char* const kOpset13[] = {"resnet18", "mobilenet_v3_small", "efficientnet_b0", "shufflenet_v2_x0_5",
                                 "convnext_tiny", "vit_b_32", "maxvit_t", "lraspp_mobilenet_v3_large"};
+// Above 17, a representative subset per opset (to keep CI short): 18 Split num_outputs (shufflenet's
+// chunk), Reduce* axes inputs, Pad axes; 20 Gelu (ViT, ConvNeXt), 23 ir_version 11 with LayerNorm,
+// attention, hardswish and Resize; 26 Swish (EfficientNet's SiLU, from 24).
+const std::pair<const char*, int> kHighOpsets[] = {
+    {"resnet18", 18}, {"shufflenet_v2_x0_5", 18}, {"lraspp_mobilenet_v3_large", 18}, {"swin_t", 18},
+    {"vit_b_32", 20}, {"convnext_tiny", 20}, {"efficientnet_b0", 20},
+    {"mobilenet_v3_small", 23}, {"maxvit_t", 23}, {"deeplabv3_mobilenet_v3_large", 23},
+    {"efficientnet_b0", 26}, {"vit_b_32", 26}};
 std::string case_name(const ::testing::TestParamInfo<ZooCase>& info) {
   return info.param.model + "_opset" + std::to_string(info.param.opset);
 }
@@ -65,6 +73,7 @@ std::vector<ZooCase> all_cases() {
   std::vector<ZooCase> v;
   for (const char* m : kModels) v.push_back({m, 17});
   for (const char* m : kOpset13) v.push_back({m, 13});
+  for (const auto& [m, opset] : kHighOpsets) v.push_back({m, opset});
   return v;
 }
 

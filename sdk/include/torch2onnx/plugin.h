@@ -210,6 +210,11 @@ typedef struct t2o_host_api {
   /* Closes the open subgraph with these outputs (tensors, sequences, scalars; constants are
    * materialized, values not produced inside pass through an Identity) into a T2O_KIND_GRAPH value. */
   t2o_status (*subgraph_end)(t2o_ctx* ctx, const t2o_value* outputs, int32_t num_outputs, t2o_value* graph);
+
+  /* --- ABI 1.1: node metadata (torch.onnx.ops: onnx_ops pack) ---
+   * Adds the entry (key, value) to NodeProto.metadata_props (field 9 of ONNX >= 1.16's NodeProto) of
+   * the ONNX node that produced node_output (an output of emit_node). */
+  t2o_status (*node_add_metadata)(t2o_ctx* ctx, t2o_value node_output, const char* key, const char* value);
 } t2o_host_api;
 
 /* A symbolic: converts one TorchScript node. Returns T2O_OK after binding every output. */

@@ -5,6 +5,7 @@
 #define TORCH2ONNX_CORE_EXPORTER_HPP
 
 #include <torch2onnx/registry.hpp>
+#include "torch2onnx/core/ir_version.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -21,9 +22,14 @@ class ExportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The range of --opset (the default domain's version). The one place it is written: --help, the
+// `plugins` listing, the support matrix and the range errors all read these.
 constexpr int64_t kMinOpset = 9;
-constexpr int64_t kMaxOpset = 17;  // the highest opset ONNX 1.12's checker knows
+constexpr int64_t kMaxOpset = 26;  // ONNX 1.12's checker knows 17; core/src/onnx_schemas adds the rest
 constexpr int64_t kDefaultOpset = 17;
+// The highest opset whose every pack is tested as completely as at the default (README: which opsets
+// are fully validated).
+constexpr int64_t kMaxValidatedOpset = 17;
 
 // One forward() argument: element type name and example dims ("float32[1,3,224,224]").
 struct InputSpec {
@@ -66,6 +72,10 @@ struct ExportOptions {
   std::map<std::string, int64_t> custom_opsets;
   // Called for warnings from symbolics and the core (one line each).
   std::function<void(const std::string&)> warn;
+  // Libraries of TorchScript kernels loaded before the model (--load-library), after the default
+  // ones found automatically (torchvision's) unless default_kernel_libraries is false.
+  std::vector<std::string> kernel_libraries;
+  bool default_kernel_libraries = true;
 };
 
 struct ExportStats {

@@ -1,0 +1,60 @@
+// Registers the post-17 schemas into ONNX 1.12's registry, after widening the default domain's
+// version range (1.12 refuses schemas above 17 otherwise).
+#include "schemas.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace t2o::core::onnx_schemas {
+
+namespace {
+
+constexpr int kHighestOpset = 26;
+
+std::vector<SchemaId>& registered() {
+  static std::vector<SchemaId> ids;
+  return ids;
+}
+
+}  // namespace
+
+void register_post17_schemas() {
+  static std::once_flag once;
+  static std::string failure;
+  std::call_once(once, [] {
+    // Make ONNX load its own schemas first, so that ours are checked against them (no duplicates).
+    (void)onnx::OpSchemaRegistry::Schema("Add", "");
+    // 1.12 offers no setter for an existing domain's range; the singleton is not a const object,
+    // so writing through Map()'s reference is well defined.
+    auto& ranges = const_cast<std::unordered_map<std::string, std::pair<int, int>>&>(
+        onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map());
+    ranges[onnx::ONNX_DOMAIN].second = std::max(ranges[onnx::ONNX_DOMAIN].second, kHighestOpset);
+
+    std::vector<onnx::OpSchema> all;
+    for (auto* add : {opset18_schemas, opset19_schemas, opset20_schemas, opset21_schemas, opset23_schemas,
+                      opset24_schemas, opset26_schemas})
+      add(all);
+    for (auto& schema : all) {
+      const std::string name = schema.Name();
+      const int since = schema.SinceVersion();
+      // Prints to stderr and returns (without registering) if ONNX rejects the schema: verify below.
+      onnx::OpSchemaRegistry::OpSchemaRegisterOnce once_registered(schema);
+      const onnx::OpSchema* found = onnx::OpSchemaRegistry::Schema(name, since, "");
+      if (!found || found->SinceVersion() != since) {
+        failure += (failure.empty() ? "" : ", ") + name + "-" + std::to_string(since);
+        continue;
+      }
+      registered().push_back({name, since});
+    }
+  });
+  if (!failure.empty()) throw std::runtime_error("ONNX refused the schemas of " + failure);
+}
+
+const std::vector<SchemaId>& post17_schemas() {
+  register_post17_schemas();
+  return registered();
+}
+
+}  // namespace t2o::core::onnx_schemas

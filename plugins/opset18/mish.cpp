@@ -1,0 +1,17 @@
+// aten::mish -> Mish (new in opset 18) for float16/float/double; other element types keep opset
+// 9's x * tanh(softplus(x)) (Mish takes bfloat16 only from opset 22).
+// mish(Tensor self) -> Tensor
+#include <torch2onnx/plugin.hpp>
+
+using namespace t2o;
+
+static void mish(Ctx& ctx) {
+  Value x = ctx.input(0);
+  t2o_dtype dt = x.dtype();
+  if (dt == T2O_DTYPE_FLOAT || dt == T2O_DTYPE_DOUBLE || dt == T2O_DTYPE_FLOAT16)
+    return ctx.set_output(0, ctx.op("Mish", {x}));
+  ctx.set_output(0, ctx.op("Mul", {x, ctx.op("Tanh", {ctx.op("Softplus", {x})})}));
+}
+
+T2O_SYMBOLIC("aten::mish", 18) { mish(ctx); }
+T2O_SYMBOLIC("aten::mish_", 18) { mish(ctx); }

@@ -1,0 +1,5 @@
+// The opset 21 pack: only symbolics whose ONNX form changes at opset 21 (registered as
+// T2O_SYMBOLIC("aten::op", 21)); everything else comes from the packs of lower opsets.
+#include <torch2onnx/plugin.hpp>
+
+T2O_PLUGIN("opset21", "0.1.0")

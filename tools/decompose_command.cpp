@@ -1,0 +1,62 @@
+// torch2onnx decompose MODEL.pt -o OUT.pt: torch.onnx.ops calls -> ATen ops (torch.onnx.ops'
+// aten_decompositions for TorchScript files).
+#include "commands.hpp"
+
+#include <torch2onnx/core/decompose.hpp>
+#include <torch2onnx/core/exporter.hpp>
+
+#include <iostream>
+
+namespace t2o::cli {
+
+namespace {
+
+const char* kDecomposeHelp =
+    "usage: torch2onnx decompose MODEL.pt -o OUT.pt [--load-library PATH]... [--no-default-libraries] [-q]\n"
+    "\n"
+    "Rewrites every onnx::RotaryEmbedding / onnx::Attention call (torch.onnx.ops.rotary_embedding,\n"
+    "attention; torch2onnx_ops) into ATen ops and saves the model, which then runs in a PyTorch\n"
+    "without the torch2onnx op library. onnx_symbolic::* calls (symbolic nodes) have no ATen form\n"
+    "and stay. Prints how many calls were rewritten. Kernel libraries load as for export\n"
+    "(libtorch2onnx_ops, which the model needs to load, is a default one).\n";
+
+}  // namespace
+
+int run_decompose(Args& args) {
+  std::string model, out, value;
+  bool quiet = false, default_libraries = true;
+  std::vector<std::string> libraries;
+  while (!args.done()) {
+    if (args.flag("--help") || args.flag("-h")) {
+      std::cout << kDecomposeHelp;
+      return 0;
+    } else if (args.option("-o", value) || args.option("--output", value)) {
+      out = value;
+    } else if (args.option("--load-library", value)) {
+      libraries.push_back(value);
+    } else if (args.flag("--no-default-libraries")) {
+      default_libraries = false;
+    } else if (args.flag("-q") || args.flag("--quiet")) {
+      quiet = true;
+    } else {
+      std::string p = args.positional();
+      if (!model.empty()) throw UsageError("more than one model given ('" + model + "' and '" + p + "')");
+      model = p;
+    }
+  }
+  if (model.empty()) throw UsageError("no model given (torch2onnx decompose MODEL.pt -o OUT.pt)");
+  if (out.empty()) throw UsageError("no output given (-o OUT.pt)");
+  const auto stats = t2o::core::decompose_onnx_ops(model, out, libraries, default_libraries, [quiet](const std::string& w) {
+    if (!quiet) print_warning(w);
+  });
+  if (!quiet) {
+    std::cerr << "torch2onnx: decomposed " << stats.rotary_embedding << " RotaryEmbedding and " << stats.attention
+              << " Attention call(s) into ATen ops: " << out << std::endl;
+    if (stats.symbolic_left)
+      print_warning(std::to_string(stats.symbolic_left) +
+                    " onnx_symbolic call(s) stay: they have no ATen form and need the torch2onnx op library");
+  }
+  return 0;
+}
+
+}  // namespace t2o::cli
