@@ -181,6 +181,7 @@ void constants_to_meta(torch::jit::Block* block) {
 }  // namespace
 
 void link_meta_kernels();  // meta_kernels.cpp
+at::Tensor quantized_example(at::IntArrayRef shape, at::ScalarType type);  // quantized_params.cpp
 
 std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example(
     const std::vector<std::vector<int64_t>>& shapes) {
@@ -206,6 +207,7 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example_on(
     // Integers are ones: valid as indices into any non-empty dim, and safe as divisors.
     at::Tensor t = meta                   ? at::empty(shapes[i], opts.device(at::kMeta))
                    : at::isFloatingType(st) ? at::randn(shapes[i], opts)
+                   : at::isQIntType(st)     ? quantized_example(shapes[i], st)  // quantized_params.cpp
                    : st == at::kBool      ? at::zeros(shapes[i], opts)
                                           : at::ones(shapes[i], opts);
     stack.emplace_back(t);
@@ -241,14 +243,16 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example_on(
     if (!iv.isTensor()) continue;
     const auto& t = iv.toTensor();
     TensorInfo info;
-    info.dtype = onnx_dtype(t.scalar_type()).value_or(0);
+    info.dtype = onnx_value_dtype(t.scalar_type()).value_or(0);
+    info.quantized = onnx_quantized_integer_dtype(t.scalar_type()).value_or(0);
     info.dims = t.sizes().vec();
     info.known_rank = true;
     types[watched[k]] = std::move(info);
   }
   for (size_t i = 0; i < model_.graph->inputs().size(); ++i) {
     TensorInfo info;
-    info.dtype = *onnx_dtype(*dtype_from_name(specs_[i].dtype));
+    info.dtype = *onnx_value_dtype(*dtype_from_name(specs_[i].dtype));
+    info.quantized = onnx_quantized_integer_dtype(*dtype_from_name(specs_[i].dtype)).value_or(0);
     info.dims = shapes[i];
     info.known_rank = true;
     types[model_.graph->inputs()[i]] = info;

@@ -28,6 +28,7 @@ struct TensorInfo {
   std::vector<int64_t> dims;  // -1 where the dim changed with the dynamic axes
   bool known_rank = false;
   std::vector<int64_t> run_dims, alt_dims;  // sizes in the two runs (only with dynamic axes)
+  int32_t quantized = 0;  // a quantized tensor: its integer representation's ONNX type (dtype is FLOAT)
 };
 
 // One entry of the value table. A handle (t2o_value) is an index into Converter::values_.
@@ -132,6 +133,11 @@ class Converter {
   static std::string location_of(torch::jit::Node* node);
   static t2o_kind kind_of_type(const c10::TypePtr& type);
   const t2o_host_api* host_api() const;
+  // The integer type of a quantized TorchScript tensor seen by the example run, else 0.
+  int32_t quantized_dtype_of(torch::jit::Value* v) const {
+    auto it = types_.find(v);
+    return it == types_.end() ? 0 : it->second.quantized;
+  }
 
  private:
   void add_graph_inputs();

@@ -305,6 +305,12 @@ void h_set_error(t2o_ctx* ctx, const char* message) {
   }
 }
 
+int32_t h_quantized_dtype(t2o_ctx* ctx, int32_t is_output, int32_t index) {
+  const auto& values = is_output ? ctx->node->outputs() : ctx->node->inputs();
+  if (index < 0 || (size_t)index >= values.size()) return 0;
+  return ctx->conv->quantized_dtype_of(values[index]);
+}
+
 void h_log(t2o_ctx* ctx, int32_t level, const char* message) {
   try {
     if (level >= 2)
@@ -326,6 +332,7 @@ const t2o_host_api* Converter::host_api() const {
       h_value_as_onnx,
       h_emit_node, h_set_output,
       h_opset, h_require_opset, h_unique_name, h_set_error, h_log,
+      h_quantized_dtype,
   };
   return &api;
 }

@@ -28,6 +28,10 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path);
 // (the converter refuses it). inplace_views.cpp.
 void functionalize_view_writes(const std::shared_ptr<torch::jit::Graph>& graph);
 
+// Quantized models: packed-parameter constants (Conv2dPackedParamsBase, LinearPackedParamsBase, …) and
+// quantized tensor constants become torch2onnx:: ops over ordinary constants. quantized_params.cpp.
+void unpack_quantized_params(const std::shared_ptr<torch::jit::Graph>& graph);
+
 // First line of a libtorch error, without its C++ backtrace.
 std::string first_line(const std::string& message);
 

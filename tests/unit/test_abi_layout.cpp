@@ -85,8 +85,12 @@ T2O_HOST_FN(require_opset, 30);
 T2O_HOST_FN(unique_name, 31);
 T2O_HOST_FN(set_error, 32);
 T2O_HOST_FN(log, 33);
+// Quantized tensors (ABI 1.1).
+T2O_HOST_FN(quantized_dtype, 34);
 #undef T2O_HOST_FN
-static_assert(sizeof(t2o_host_api) == 16 + 8 * 34, "t2o_host_api size (ABI 1.0: 34 functions)");
+static_assert(sizeof(t2o_host_api) == 16 + 8 * 35, "t2o_host_api size (ABI 1.1: 35 functions)");
+static_assert(std::is_same<decltype(t2o_host_api::quantized_dtype), int32_t (*)(t2o_ctx*, int32_t, int32_t)>::value,
+              "quantized_dtype");
 
 // --- function pointer signatures (a changed parameter list breaks the ABI too) ---
 static_assert(std::is_same<decltype(t2o_host_api::node_kind), const char* (*)(t2o_ctx*)>::value, "node_kind");

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define T2O_ABI_MAJOR 1
-#define T2O_ABI_MINOR 0
+#define T2O_ABI_MINOR 1
 
 /* The one symbol a pack exports. */
 #define T2O_ENTRY_SYMBOL t2o_plugin_entry
@@ -171,6 +171,13 @@ typedef struct t2o_host_api {
   const char* (*unique_name)(t2o_ctx* ctx, const char* hint); /* borrowed */
   void (*set_error)(t2o_ctx* ctx, const char* message); /* copied; pair with returning T2O_ERROR/UNSUPPORTED */
   void (*log)(t2o_ctx* ctx, int32_t level, const char* message); /* 0 debug, 1 info, 2 warning */
+
+  /* --- quantized tensors (ABI 1.1; the quantized pack) --- */
+  /* An exported quantized tensor is a FLOAT value holding its dequantized values. For the node's
+     TorchScript input (is_output = 0) or output (1) `index`, the element type of its integer
+     representation when the example run saw a quantized tensor there: T2O_DTYPE_UINT8 (quint8),
+     T2O_DTYPE_INT8 (qint8), T2O_DTYPE_INT32 (qint32); T2O_DTYPE_UNDEFINED otherwise. */
+  int32_t (*quantized_dtype)(t2o_ctx* ctx, int32_t is_output, int32_t index);
 } t2o_host_api;
 
 /* A symbolic: converts one TorchScript node. Returns T2O_OK after binding every output. */
