@@ -86,6 +86,7 @@ torch::jit::Module load_torchscript(const std::string& path) {
     throw ExportError(path + ": corrupt or truncated TorchScript archive: " + first_line(e.what()));
   }
 
+  choose_quantized_engine();
   try {
     // No map_location: restoring onto a device rebuilds constant tensors without their "wrapped
     // number" flag, which changes type promotion (int tensor + 1.5 would become float64).
@@ -110,6 +111,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
   if (!module.find_method("forward")) throw ExportError(path + ": the module has no forward() method");
   try {
     module.eval();
+    unfuse_fake_quantizers(module);
     // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
     out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);
   } catch (const std::exception& e) {

@@ -32,11 +32,15 @@
 #include "torch2onnx/core/custom_ops.hpp"
 #include "torch2onnx/core/exporter.hpp"
 
+#include <ATen/Context.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/ir/ir.h>
 #include <torch/csrc/jit/runtime/custom_operator.h>
 #include <torch/custom_class.h>
 
+#include <algorithm>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 
@@ -251,6 +255,9 @@ void unpack_block(torch::jit::Graph& g, torch::jit::Block* block) {
     ++it;
     for (auto* b : n->blocks()) unpack_block(g, b);
     if (n->kind() != c10::prim::Constant || !n->hasAttribute(c10::attr::value)) continue;
+    // The nodes made here report errors at the first op that used the constant (its module path).
+    torch::jit::Node* user = n->output()->uses().empty() ? nullptr : n->output()->uses()[0].user;
+    torch::jit::Node* before = n->prev();
     bool replaced = false;
     if (n->kindOf(c10::attr::value) == torch::jit::AttributeKind::t) {
       const at::Tensor& t = n->t(c10::attr::value);
@@ -262,11 +269,91 @@ void unpack_block(torch::jit::Graph& g, torch::jit::Block* block) {
     } else if (n->kindOf(c10::attr::value) == torch::jit::AttributeKind::ival && n->ival(c10::attr::value).isObject()) {
       replaced = replace_packed(g, n);
     }
-    if (replaced) n->destroy();
+    if (!replaced) continue;
+    if (user)
+      for (torch::jit::Node* made = before->next(); made != n; made = made->next()) {
+        made->setSourceRange(user->sourceRange());
+        if (user->scope()) made->setScope(user->scope());
+      }
+    n->destroy();
   }
 }
 
+// The value of `v` when it is a constant or an attribute of the method's module (self.name).
+c10::optional<c10::IValue> module_value(const torch::jit::Module& module, torch::jit::Graph& graph, torch::jit::Value* v) {
+  if (auto c = torch::jit::toIValue(v)) return c;
+  torch::jit::Node* p = v->node();
+  if (p->kind() == c10::prim::GetAttr && p->input() == graph.inputs()[0]) return module.attr(p->s(c10::attr::name));
+  return c10::nullopt;
+}
+
+int64_t flag_of(const c10::IValue& v) {
+  if (v.isTensor()) return v.toTensor().item<int64_t>();
+  return v.isBool() ? int64_t(v.toBool()) : v.toInt();
+}
+
 }  // namespace
+
+void choose_quantized_engine() {
+  // Loading re-packs quantized weights for the current engine, and the engines differ in what they
+  // can pack and unpack (oneDNN: no output_padding in transposed convolutions; QNNPACK: no 3-d
+  // unpacking). FBGEMM handles everything; else QNNPACK, the engine of torch.ao's mobile flow.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const auto& engines = at::globalContext().supportedQEngines();
+    for (auto preferred : {at::QEngine::FBGEMM, at::QEngine::QNNPACK})
+      if (std::find(engines.begin(), engines.end(), preferred) != engines.end()) {
+        at::globalContext().setQEngine(preferred);
+        return;
+      }
+  });
+}
+
+void unfuse_fake_quantizers(const torch::jit::Module& module) {
+  // torch.ao's default QAT fake quantizer (FusedMovingAvgObsFakeQuantize) calls
+  // aten::fused_moving_avg_obs_fake_quant, which may update the observer's statistics and the scale
+  // and zero point: freezing keeps those attributes as module state. With the observer off
+  // (torch.ao.quantization.disable_observer) it only fake-quantizes: the call becomes
+  // fake_quantize_per_tensor_affine / per_channel_affine on the same scale and zero point (or the input
+  // itself when fake quantization is off too), so freezing folds them. Methods are shared by every
+  // module of a type: rewritten only when all of them agree.
+  const auto fused = c10::Symbol::fromQualString("aten::fused_moving_avg_obs_fake_quant");
+  std::map<torch::jit::Graph*, std::vector<torch::jit::Module>> users;
+  for (const auto& sub : module.modules())
+    for (const auto& method : sub.get_methods()) users[method.graph().get()].push_back(sub);
+  for (auto& [graph, modules] : users) {
+    for (auto it = graph->nodes().begin(); it != graph->nodes().end();) {
+      torch::jit::Node* n = *it;
+      ++it;
+      if (n->kind() != fused || n->inputs().size() < 12) continue;
+      c10::optional<int64_t> observer, fake, per_row;
+      bool agree = true;
+      for (const auto& m : modules) {
+        auto o = module_value(m, *graph, n->input(1)), f = module_value(m, *graph, n->input(2)),
+             r = module_value(m, *graph, n->input(11));
+        if (!o || !f || !r) { agree = false; break; }
+        if ((observer && *observer != flag_of(*o)) || (fake && *fake != flag_of(*f)) || (per_row && *per_row != flag_of(*r))) {
+          agree = false;
+          break;
+        }
+        observer = flag_of(*o), fake = flag_of(*f), per_row = flag_of(*r);
+      }
+      if (!agree || !observer || *observer != 0) continue;  // left for the symbolic to refuse
+      torch::jit::WithInsertPoint here(n);
+      torch::jit::Value* out = n->input(0);
+      if (*fake != 0) {
+        auto x = n->input(0), scale = n->input(5), zero_point = n->input(6), qmin = n->input(8), qmax = n->input(9);
+        out = *per_row ? graph->insert(c10::Symbol::fromQualString("aten::fake_quantize_per_channel_affine"),
+                                       {x, scale, zero_point, n->input(10), qmin, qmax})
+                       : graph->insert(c10::Symbol::fromQualString("aten::fake_quantize_per_tensor_affine"),
+                                       {x, scale, zero_point, qmin, qmax});
+        out->node()->setSourceRange(n->sourceRange());
+      }
+      n->output()->replaceAllUsesWith(out);
+      n->destroy();
+    }
+  }
+}
 
 void unpack_quantized_params(const std::shared_ptr<torch::jit::Graph>& graph) {
   register_ops();

@@ -36,8 +36,16 @@ void conv(Ctx& ctx, bool relu, bool want_transposed) {
   if (!kernel.empty() && kernel.back() >= 0) attrs.push_back(Attr::ints("kernel_shape", kernel));
   if (transposed) attrs.push_back(Attr::ints("output_padding", output_padding));
   std::vector<Value> inputs = {x, weight};
-  if (!bias.is_none()) inputs.push_back(bias);
+  // At opset 10 the float bias is added after the convolution: ONNX Runtime's QDQ fusion would
+  // quantize it with a Round node, which needs opset 11.
+  const bool separate_bias = !bias.is_none() && ctx.opset() < 11;
+  if (!bias.is_none() && !separate_bias) inputs.push_back(bias);
   Value y = ctx.op(transposed ? "ConvTranspose" : "Conv", inputs, attrs);
+  if (separate_bias) {
+    std::vector<int64_t> per_channel(size_t(spatial + 1), 1);
+    per_channel[0] = -1;
+    y = ctx.op("Add", {y, ctx.op("Reshape", {bias, ctx.const_i64(per_channel)})});
+  }
   if (relu) y = ctx.op("Relu", {y});
   ctx.set_output(0, requantize(ctx, y, n - 2, n - 1));
 }

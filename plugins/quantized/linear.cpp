@@ -13,13 +13,14 @@ using namespace t2o::quant;
 namespace {
 
 // x · weightᵀ + bias for x of any rank ≥ 1 (weight [out, in], bias [out] or None).
-Value linear_float(Ctx& ctx, const Value& x, const Value& params) {
+Value linear_float(Ctx& ctx, const Value& x, int32_t x_rank, const Value& params) {
   if (!params.is_list() || params.list_size() != 2)
     unsupported(ctx.kind() + ": W_prepack is not a constant packed-parameter object");
   Value weight = params.item(0), bias = params.item(1);
   if (weight.dtype() == T2O_DTYPE_FLOAT16)
     unsupported(ctx.kind() + ": float16 packed weights (linear_prepack_fp16) are not exported");
-  if (x.rank() == 2) {
+  // At opset 10, no Gemm with a bias: ONNX Runtime's QDQ fusion would quantize it with Round (opset 11).
+  if (x_rank == 2 && (bias.is_none() || ctx.opset() >= 11)) {
     std::vector<Value> in = {x, weight};
     if (!bias.is_none()) in.push_back(bias);
     return ctx.op("Gemm", in, {Attr::i("transB", 1)});
@@ -30,7 +31,7 @@ Value linear_float(Ctx& ctx, const Value& x, const Value& params) {
 
 // quantized::linear(Tensor X, LinearPackedParamsBase W_prepack, float Y_scale_i, int Y_zero_point_i) -> Tensor Y
 void linear(Ctx& ctx, bool relu) {
-  Value y = linear_float(ctx, ctx.input(0), ctx.input(1));
+  Value y = linear_float(ctx, ctx.input(0), ctx.input(0).rank(), ctx.input(1));
   if (relu) y = ctx.op("Relu", {y});
   ctx.set_output(0, requantize(ctx, y, 2, 3));
 }
@@ -44,7 +45,7 @@ void linear_dynamic(Ctx& ctx, bool relu) {
   if (ctx.opset() < 11) unsupported(ctx.kind() + ": needs --opset 11 (DynamicQuantizeLinear)");
   auto q = ctx.op_n("DynamicQuantizeLinear", {x}, 3);
   Value xq = ctx.op("DequantizeLinear", {q[0], q[1], q[2]});
-  Value y = linear_float(ctx, xq, ctx.input(1));
+  Value y = linear_float(ctx, xq, x.rank(), ctx.input(1));
   if (relu) y = ctx.op("Relu", {y});
   ctx.set_output(0, y);
 }

@@ -10,8 +10,10 @@ tests/quantized/compare_quant.js reads it. The quantization engine is qnnpack.
   tv_<model>   torchvision's quantizable <model> (random weights, BatchNorm statistics randomized),
                fused, post-training static quantization calibrated on random images, converted,
                then scripted or traced (see MODELS) and saved
-  qat          a small CNN prepared for quantization-aware training, trained a few steps on random
-               data, observers off, traced: fake-quantize ops (exported as QuantizeLinear/DequantizeLinear)
+  qat          a small CNN prepared for quantization-aware training (FakeQuantize modules), trained a
+               few steps on random data, observers off, traced: fake-quantize ops (exported as
+               QuantizeLinear/DequantizeLinear)
+  qat_fused    the same with torch.ao's default QAT qconfig (FusedMovingAvgObsFakeQuantize)
   dyn_lstm     dynamically quantized LSTM + Linear (torch.ao.quantization.quantize_dynamic)
   dyn_linear   dynamically quantized Linear stack
 
@@ -44,7 +46,7 @@ MODELS = {
     "tv_googlenet": ("googlenet", 64, "trace", {"aux_logits": False, "init_weights": True}),
     "tv_inception_v3": ("inception_v3", 80, "trace", {"aux_logits": False, "init_weights": True}),
 }
-OTHER = ["qat", "dyn_lstm", "dyn_linear"]
+OTHER = ["qat", "qat_fused", "dyn_lstm", "dyn_linear"]
 
 # Op-level cases: name -> (body factory, input shapes, require, int8 weights, options). The body is
 # wrapped between QuantStubs and a DeQuantStub, quantized in eager mode (qnnpack qconfig, or per-channel
@@ -119,10 +121,12 @@ def _define_ops():
             q = torch.quantize_per_tensor(x, 0.05, 128, torch.quint8)
             return torch.ops.quantized.sigmoid(q, 1.0 / 256, 0).dequantize()
 
-    class BatchNormRelu(nn.Module):
-        # torch.ao's BNReLU2d module cannot be scripted in 1.13 (its scale is a tensor): the op itself.
-        def __init__(self):
+    class BatchNorm(nn.Module):
+        # torch.ao's quantized BatchNorm2d / BNReLU2d modules cannot be scripted in 1.13 (their scale is
+        # a tensor): the ops themselves.
+        def __init__(self, relu):
             super().__init__()
+            self.relu = relu
             g = torch.Generator().manual_seed(3)
             self.register_buffer("weight", torch.rand(4, generator=g) + 0.5)
             self.register_buffer("bias", torch.randn(4, generator=g) * 0.1)
@@ -131,7 +135,10 @@ def _define_ops():
 
         def forward(self, x):
             q = torch.quantize_per_tensor(x, 0.03, 128, torch.quint8)
-            y = torch.ops.quantized.batch_norm2d_relu(q, self.weight, self.bias, self.mean, self.var, 1e-5, 0.04, 0)
+            if self.relu:
+                y = torch.ops.quantized.batch_norm2d_relu(q, self.weight, self.bias, self.mean, self.var, 1e-5, 0.04, 0)
+            else:
+                y = torch.ops.quantized.batch_norm2d(q, self.weight, self.bias, self.mean, self.var, 1e-5, 0.04, 100)
             return y.dequantize()
 
     class FakeQuant0to127(nn.Module):
@@ -157,8 +164,9 @@ def _define_ops():
         {**qdq, "ConvTranspose": 1}, True)
     _op("conv2d_per_channel", lambda: nn.Conv2d(3, 8, 3, padding=1), [(1, 3, 10, 10)], {**qdq, "Conv": 1}, True,
         per_channel=True)
-    _op("linear", lambda: nn.Linear(16, 8), [(2, 16)], {**qdq, "Gemm": 1}, True)
-    _op("linear_relu", lambda: nn.Sequential(nn.Linear(16, 8), nn.ReLU()), [(2, 16)], {**qdq, "Gemm": 1, "Relu": 1},
+    # Gemm from opset 11 (MatMul + Add at 10)
+    _op("linear", lambda: nn.Linear(16, 8), [(2, 16)], {"QuantizeLinear": 1, "DequantizeLinear": 3}, True)
+    _op("linear_relu", lambda: nn.Sequential(nn.Linear(16, 8), nn.ReLU()), [(2, 16)], {**qdq, "Relu": 1},
         True, fuse=[["0", "1"]])
     _op("linear_3d", lambda: nn.Linear(16, 8), [(2, 5, 16)], {**qdq, "MatMul": 1}, True)
     _op("linear_per_channel", lambda: nn.Linear(16, 8), [(2, 16)], {**qdq, "Gemm": 1}, True, per_channel=True)
@@ -169,8 +177,9 @@ def _define_ops():
     _op("elu", lambda: nn.ELU(0.7), img, {**qdq, "Elu": 1})
     _op("sigmoid", QuantizedSigmoid, img, {"QuantizeLinear": 2, "Sigmoid": 1}, raw=True, step=1.0 / 256)
     _op("relu6", nn.ReLU6, img, {"Clip": 1})
-    _op("batch_norm2d", lambda: nn.BatchNorm2d(4), img, {**qdq, "BatchNormalization": 1}, batchnorm=True)
-    _op("batch_norm2d_relu", BatchNormRelu, img, {"QuantizeLinear": 2, "BatchNormalization": 1, "Relu": 1},
+    _op("batch_norm2d", lambda: BatchNorm(False), img, {"QuantizeLinear": 2, "BatchNormalization": 1}, raw=True,
+        step=0.04)
+    _op("batch_norm2d_relu", lambda: BatchNorm(True), img, {"QuantizeLinear": 2, "BatchNormalization": 1, "Relu": 1},
         raw=True, step=0.04)
     _op("instance_norm", lambda: nn.InstanceNorm2d(4, affine=True), img, {**qdq, "InstanceNormalization": 1})
     _op("group_norm", lambda: nn.GroupNorm(2, 4), img, {**qdq, "InstanceNormalization": 1})
@@ -231,8 +240,6 @@ def op_model(name):
             return self.dequant(self.body(self.quant_x(x), self.quant_y(y)))
 
     body = factory()
-    if options.get("batchnorm"):
-        randomize_batchnorm(body, torch.Generator().manual_seed(2))
     model = (Wrap1(body) if len(shapes) == 1 else Wrap2(body)).eval()
     if options.get("fuse"):
         tq.fuse_modules(model.body, options["fuse"], inplace=True)
@@ -300,7 +307,7 @@ def last_quant_scale(model, inputs):
     return scales[-1]
 
 
-def qat_model():
+def qat_model(fused=False):
     import torch
     import torch.nn as nn
     import torch.ao.quantization as tq
@@ -328,7 +335,9 @@ def qat_model():
     torch.manual_seed(3)
     model = Net().train()
     model = tq.fuse_modules_qat(model, [["conv1", "bn1", "relu1"], ["conv2", "relu2"]])
-    model.qconfig = tq.get_default_qat_qconfig("qnnpack")
+    # version 1 (the default): FusedMovingAvgObsFakeQuantize (aten::fused_moving_avg_obs_fake_quant);
+    # version 0: FakeQuantize modules (fake_quantize_per_tensor_affine / per_channel_affine).
+    model.qconfig = tq.get_default_qat_qconfig("qnnpack", version=1 if fused else 0)
     tq.prepare_qat(model, inplace=True)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     gen = torch.Generator().manual_seed(5)
@@ -391,8 +400,8 @@ def build(name):
         return op_model(name)
     if name in MODELS:
         return torchvision_model(name)
-    if name == "qat":
-        return qat_model()
+    if name in ("qat", "qat_fused"):
+        return qat_model(name == "qat_fused")
     return dynamic_model(name)
 
 

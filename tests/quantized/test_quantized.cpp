@@ -73,7 +73,7 @@ const char* const kPerChannelOps[] = {"op_conv2d_per_channel", "op_linear_per_ch
                                       "op_fake_quant_channel", "op_fake_quant_0_127"};
 // opset 10 does not have DynamicQuantizeLinear (11) or HardSwish (14, decomposed below).
 const char* const kModels[] = {"tv_resnet18", "tv_resnet18_script", "tv_mobilenet_v2", "tv_shufflenet_v2_x1_0",
-                               "qat", "dyn_linear", "dyn_lstm"};
+                               "qat", "qat_fused", "dyn_linear", "dyn_lstm"};
 
 std::vector<QuantCase> op_cases() {
   std::vector<QuantCase> v;

@@ -175,10 +175,11 @@ static_assert(T2O_ATTR_INT == 1 && T2O_ATTR_FLOAT == 2 && T2O_ATTR_STRING == 3 &
 #define T2O_STR_INNER(x) #x
 #define T2O_STR(x) T2O_STR_INNER(x)
 
-TEST(AbiLayout, VersionIsOnePointZero) {
+TEST(AbiLayout, VersionIsOnePointOne) {
   // A change here is deliberate: a new minor appends members, a new major breaks every pack.
+  // 1.1: quantized_dtype.
   EXPECT_EQ(T2O_ABI_MAJOR, 1);
-  EXPECT_EQ(T2O_ABI_MINOR, 0);
+  EXPECT_EQ(T2O_ABI_MINOR, 1);
 }
 
 TEST(AbiLayout, EntrySymbolName) {
