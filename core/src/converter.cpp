@@ -245,6 +245,7 @@ std::unordered_map<torch::jit::Value*, TensorInfo> Converter::run_example_on(
     TensorInfo info;
     info.dtype = onnx_value_dtype(t.scalar_type()).value_or(0);
     info.quantized = onnx_quantized_integer_dtype(t.scalar_type()).value_or(0);
+    if (info.quantized && t.qscheme() == at::kPerTensorAffine) info.q_scale = t.q_scale(), info.q_zero_point = t.q_zero_point();
     info.dims = t.sizes().vec();
     info.known_rank = true;
     types[watched[k]] = std::move(info);
@@ -830,6 +831,7 @@ void Converter::convert_node(torch::jit::Node* node) {
                           "): the symbolic did not bind output " + std::to_string(k),
                       "the symbolic did not bind output " + std::to_string(k), false);
   }
+  requantize_outputs(node);
   // Remember who made each new ONNX node, to attribute checker errors.
   for (int i = before; i < graph_.node_size(); ++i)
     pack_of_node_[graph_.node(i).name()] = std::string(node->kind().toQualString()) + " at " + ctx.location + " (pack " + pack + ")";

@@ -29,6 +29,8 @@ struct TensorInfo {
   bool known_rank = false;
   std::vector<int64_t> run_dims, alt_dims;  // sizes in the two runs (only with dynamic axes)
   int32_t quantized = 0;  // a quantized tensor: its integer representation's ONNX type (dtype is FLOAT)
+  double q_scale = 0;     // per-tensor quantized: its scale and zero point (else q_scale 0)
+  int64_t q_zero_point = 0;
 };
 
 // One entry of the value table. A handle (t2o_value) is an index into Converter::values_.
@@ -133,6 +135,10 @@ class Converter {
   static std::string location_of(torch::jit::Node* node);
   static t2o_kind kind_of_type(const c10::TypePtr& type);
   const t2o_host_api* host_api() const;
+  // After an op that is not quantization-aware ran on quantized inputs: rounds each per-tensor quantized
+  // output to its grid (QuantizeLinear/DequantizeLinear with the example run's scale and zero point),
+  // as PyTorch's quantized kernels do (average pooling, upsampling, …). quantized_values.cpp.
+  void requantize_outputs(torch::jit::Node* node);
   // The integer type of a quantized TorchScript tensor seen by the example run, else 0.
   int32_t quantized_dtype_of(torch::jit::Value* v) const {
     auto it = types_.find(v);

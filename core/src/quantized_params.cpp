@@ -287,6 +287,10 @@ c10::optional<c10::IValue> module_value(const torch::jit::Module& module, torch:
   return c10::nullopt;
 }
 
+std::string graph_owner(const torch::jit::Module& m) {
+  return m.type()->name() ? m.type()->name()->qualifiedName() : std::string("a submodule");
+}
+
 int64_t flag_of(const c10::IValue& v) {
   if (v.isTensor()) return v.toTensor().item<int64_t>();
   return v.isBool() ? int64_t(v.toBool()) : v.toInt();
@@ -338,7 +342,11 @@ void unfuse_fake_quantizers(const torch::jit::Module& module) {
         }
         observer = flag_of(*o), fake = flag_of(*f), per_row = flag_of(*r);
       }
-      if (!agree || !observer || *observer != 0) continue;  // left for the symbolic to refuse
+      if (!agree || !observer) continue;  // freezing reports the module state it could not fold
+      if (*observer != 0)
+        throw ExportError("aten::fused_moving_avg_obs_fake_quant in " + graph_owner(modules[0]) +
+                          ": the fake quantizer's observer is on (training mode); call "
+                          "model.apply(torch.ao.quantization.disable_observer) before saving the model");
       torch::jit::WithInsertPoint here(n);
       torch::jit::Value* out = n->input(0);
       if (*fake != 0) {

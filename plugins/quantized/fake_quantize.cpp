@@ -3,8 +3,8 @@
 //   (quant_min, quant_max) = (0, 255) → uint8, (-128, 127) → int8,
 //   (0, 127) → uint8 with a Clip to 0..127 between the two nodes (opset 13, as torch.onnx; refused below).
 //   Other ranges are refused (QuantizeLinear saturates to the full 8-bit range only).
-// aten::fused_moving_avg_obs_fake_quant (torch.ao's default QAT fake quantizer) is exported when its
-// observer is off (torch.ao.quantization.disable_observer): a statistics-updating observer is training.
+// aten::fused_moving_avg_obs_fake_quant (torch.ao's default QAT fake quantizer) is rewritten into these
+// by the core before freezing when its observer is off (core/src/quantized_params.cpp).
 #include <torch2onnx/plugin.hpp>
 
 #include <cstring>
@@ -115,27 +115,4 @@ T2O_SYMBOLIC("aten::fake_quantize_per_tensor_affine", 10) {
 T2O_SYMBOLIC("aten::fake_quantize_per_channel_affine", 10) {
   Range r = range_of(ctx, ctx.input(4).to_int(), ctx.input(5).to_int());
   ctx.set_output(0, per_channel(ctx, ctx.input(0), ctx.input(1), ctx.input(2), ctx.input(3).to_int(), r));
-}
-
-// aten::fused_moving_avg_obs_fake_quant(Tensor self, Tensor observer_on, Tensor fake_quant_on,
-//     Tensor(a!) running_min, Tensor(b!) running_max, Tensor(c!) scale, Tensor(d!) zero_point,
-//     float averaging_const, int quant_min, int quant_max, int ch_axis, bool per_row_fake_quant=False,
-//     bool symmetric_quant=False) -> Tensor
-T2O_SYMBOLIC("aten::fused_moving_avg_obs_fake_quant", 10) {
-  Value observer_on = ctx.input(1), fake_quant_on = ctx.input(2);
-  if (!observer_on.is_const() || observer_on.to_int() != 0)
-    unsupported(ctx.kind() + ": observer_on is not 0 (an observer still updating its statistics is training; "
-                "call torch.ao.quantization.disable_observer on the model before saving it)");
-  if (!fake_quant_on.is_const()) unsupported(ctx.kind() + ": fake_quant_on known only at run time");
-  if (fake_quant_on.to_int() == 0) {
-    ctx.set_output(0, ctx.input(0));
-    return;
-  }
-  Range r = range_of(ctx, ctx.input(8).to_int(), ctx.input(9).to_int());
-  if (ctx.input(11).to_bool()) {
-    ctx.set_output(0, per_channel(ctx, ctx.input(0), ctx.input(5), ctx.input(6), ctx.input(10).to_int(), r));
-    return;
-  }
-  ctx.set_output(0, fake_quantize(ctx, ctx.input(0), per_tensor_scale(ctx, ctx.input(5)),
-                                  per_tensor_zero_point(ctx, ctx.input(6), r.q), -1, r));
 }
