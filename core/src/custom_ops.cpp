@@ -74,6 +74,7 @@ CustomOpExampleRun::CustomOpExampleRun() { ++example_runs; }
 CustomOpExampleRun::~CustomOpExampleRun() { --example_runs; }
 CustomOpKernelsOff::CustomOpKernelsOff() : saved_(example_runs) { example_runs = 0; }
 CustomOpKernelsOff::~CustomOpKernelsOff() { example_runs = saved_; }
+bool custom_op_kernels_on() { return example_runs > 0; }
 
 std::string check_custom_op_schema(const std::string& schema) {
   try {

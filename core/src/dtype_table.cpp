@@ -41,11 +41,15 @@ std::optional<c10::ScalarType> torch_dtype(int32_t onnx) {
 std::optional<c10::ScalarType> dtype_from_name(const std::string& name) {
   for (const auto& e : dtype_table())
     if (name == e.name || (e.alias && name == e.alias)) return e.torch;
+  for (const auto& e : quantized_dtype_table())
+    if (name == e.name) return e.torch;
   return std::nullopt;
 }
 
 std::string dtype_name(c10::ScalarType t) {
   for (const auto& e : dtype_table())
+    if (e.torch == t) return e.name;
+  for (const auto& e : quantized_dtype_table())
     if (e.torch == t) return e.name;
   return c10::toString(t);
 }
@@ -56,7 +60,28 @@ std::string dtype_names() {
     if (!out.empty()) out += ", ";
     out += e.name;
   }
+  for (const auto& e : quantized_dtype_table()) out += std::string(", ") + e.name;
   return out;
+}
+
+const std::vector<QuantizedDtypeEntry>& quantized_dtype_table() {
+  static const std::vector<QuantizedDtypeEntry> table = {
+      {c10::ScalarType::QInt8, TensorProto::INT8, "qint8"},
+      {c10::ScalarType::QUInt8, TensorProto::UINT8, "quint8"},
+      {c10::ScalarType::QInt32, TensorProto::INT32, "qint32"},
+  };
+  return table;
+}
+
+std::optional<int32_t> onnx_quantized_integer_dtype(c10::ScalarType t) {
+  for (const auto& e : quantized_dtype_table())
+    if (e.torch == t) return e.onnx_integer;
+  return std::nullopt;
+}
+
+std::optional<int32_t> onnx_value_dtype(c10::ScalarType t) {
+  if (onnx_quantized_integer_dtype(t)) return TensorProto::FLOAT;
+  return onnx_dtype(t);
 }
 
 }  // namespace t2o::core

@@ -40,6 +40,18 @@ void TypeTable::observe(size_t id, int32_t dtype, const std::vector<int64_t>& di
     if (info.dims[d] != dims[d]) info.dims[d] = -1;
 }
 
+void TypeTable::observe(size_t id, const at::Tensor& t, bool list_elements) {
+  bool fresh = !by_id_.count(id);
+  observe(id, onnx_value_dtype(t.scalar_type()).value_or(0), t.sizes().vec(), list_elements);
+  if (!fresh) return;
+  TensorInfo& info = by_id_[id];
+  info.quantized = onnx_quantized_integer_dtype(t.scalar_type()).value_or(0);
+  if (info.quantized && t.qscheme() == at::kPerTensorAffine) {
+    info.q_scale = t.q_scale();
+    info.q_zero_point = t.q_zero_point();
+  }
+}
+
 namespace {
 
 // The table the observers of the run in progress write to (an export runs on one thread).
@@ -53,8 +65,7 @@ torch::jit::RegisterOperators observers({
         [](torch::jit::Stack& stack) {
           at::Tensor x = torch::jit::pop(stack).toTensor();
           int64_t id = torch::jit::pop(stack).toInt();
-          if (observed && x.defined())
-            observed->observe((size_t)id, onnx_dtype(x.scalar_type()).value_or(0), x.sizes().vec());
+          if (observed && x.defined()) observed->observe((size_t)id, x);
         },
         c10::AliasAnalysisKind::CONSERVATIVE),
     torch::jit::Operator(
@@ -62,8 +73,7 @@ torch::jit::RegisterOperators observers({
         [](torch::jit::Stack& stack) {
           auto xs = torch::jit::pop(stack).toTensorVector();
           int64_t id = torch::jit::pop(stack).toInt();
-          if (observed && !xs.empty() && xs[0].defined())
-            observed->observe((size_t)id, onnx_dtype(xs[0].scalar_type()).value_or(0), xs[0].sizes().vec(), true);
+          if (observed && !xs.empty() && xs[0].defined()) observed->observe((size_t)id, xs[0], true);
         },
         c10::AliasAnalysisKind::CONSERVATIVE),
 });
@@ -157,6 +167,7 @@ void instrument(torch::jit::Block* orig, torch::jit::Block* copy) {
 }  // namespace
 
 void link_meta_kernels();  // meta_kernels.cpp
+at::Tensor quantized_example(at::IntArrayRef shape, at::ScalarType type);  // quantized_params.cpp
 
 ExampleRun::ExampleRun(const ExportOptions& options, PreparedModel& model, std::vector<InputSpec> specs)
     : options_(options), model_(model), specs_(std::move(specs)) {}
@@ -194,6 +205,7 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
     // Integers are ones: valid as indices into any non-empty dim, and safe as divisors.
     at::Tensor t = meta                     ? at::empty(shapes[i], opts.device(at::kMeta))
                    : at::isFloatingType(st) ? at::randn(shapes[i], opts)
+                   : at::isQIntType(st)     ? quantized_example(shapes[i], st)
                    : st == at::kBool        ? at::zeros(shapes[i], opts)
                                             : at::ones(shapes[i], opts);
     stack.emplace_back(t);
@@ -214,7 +226,9 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
   observed = nullptr;
   for (size_t i = 0; i < model_.graph->inputs().size(); ++i) {
     TensorInfo info;
-    info.dtype = *onnx_dtype(*dtype_from_name(specs_[i].dtype));
+    auto st = *dtype_from_name(specs_[i].dtype);
+    info.dtype = *onnx_value_dtype(st);
+    info.quantized = onnx_quantized_integer_dtype(st).value_or(0);
     info.dims = shapes[i];
     info.known_rank = true;
     types.set(model_.graph->inputs()[i], info);

@@ -2,6 +2,7 @@
 // no exception crosses the boundary; failures become a status plus a message on the context.
 #include "session.hpp"
 #include "walk.hpp"
+#include "quantized_values.hpp"
 #include "torch2onnx/core/dtype_table.hpp"
 
 #include <cstring>
@@ -573,6 +574,12 @@ t2o_status h_node_add_metadata(t2o_ctx* ctx, t2o_value node_output, const char* 
   });
 }
 
+int32_t h_quantized_dtype(t2o_ctx* ctx, int32_t is_output, int32_t index) {
+  const auto values = is_output ? ctx->node->outputs() : ctx->node->inputs();
+  if (index < 0 || (size_t)index >= values.size()) return 0;
+  return quantized_dtype_of(*ctx->session, values[(size_t)index]);
+}
+
 }  // namespace
 
 const t2o_host_api* Session::host_api() {
@@ -588,7 +595,7 @@ const t2o_host_api* Session::host_api() {
       // ABI 1.1
       h_node_num_blocks, h_block_num_inputs, h_block_num_outputs, h_block_input, h_block_output,
       h_subgraph_begin, h_subgraph_input, h_convert_block, h_subgraph_end,
-      h_node_add_metadata,
+      h_node_add_metadata, h_quantized_dtype,
   };
   return &api;
 }

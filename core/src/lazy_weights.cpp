@@ -142,14 +142,32 @@ void install_handler() {
   sigaction(SIGSEGV, &action, &g_previous_segv);
 }
 
-void release_region(void* context) {
-  Region* r = static_cast<Region*>(context);
+c10::DeleterFnPtr g_base_raw_deleter = nullptr;
+
+// The live region whose mapping starts at p, if any.
+Region* region_at(const void* p) {
+  for (int i = g_region_count.load(std::memory_order_acquire) - 1; i >= 0; --i) {
+    Region& r = g_regions[i];
+    const int state = r.state.load(std::memory_order_acquire);
+    if ((state == kReserved || state == kLazy) && r.base == p) return &r;
+  }
+  return nullptr;
+}
+
+void release_region(Region* r) {
   const int was = r->state.exchange(kDead, std::memory_order_acq_rel);
   munmap(r->base, r->mapped);
   delete[] r->chunks;
   r->chunks = nullptr;
   if (was == kLazy && r->file) r->file->unref();
   r->file = nullptr;
+}
+
+// The deleter of every lazy allocation and the allocator's raw deleter: a region's base pointer is
+// unmapped, anything else goes back to libtorch's allocator.
+void release_pointer(void* p) {
+  if (Region* r = region_at(p)) release_region(r);
+  else if (g_base_raw_deleter) g_base_raw_deleter(p);
 }
 
 // The process-wide CPU allocator: libtorch's own, except for large allocations made on a thread
@@ -170,17 +188,18 @@ class LazyAllocator final : public c10::Allocator {
     r.bytes = n;
     r.state.store(kReserved, std::memory_order_release);
     g_region_count.store(slot + 1, std::memory_order_release);
-    // The context is the region (not the pointer), so raw_allocate refuses these instead of freeing
-    // them with the wrong deleter.
-    return c10::DataPtr(p, &r, &release_region, c10::Device(c10::DeviceType::CPU));
+    // Context == pointer, as raw_allocate requires (quantized packing calls it while loading); both
+    // ways of freeing end in release_pointer, which tells regions from libtorch's own allocations.
+    return c10::DataPtr(p, p, &release_pointer, c10::Device(c10::DeviceType::CPU));
   }
-  c10::DeleterFnPtr raw_deleter() const override { return base_->raw_deleter(); }
+  c10::DeleterFnPtr raw_deleter() const override { return &release_pointer; }
 
  private:
   c10::Allocator* base_;
 };
 
 void install_allocator() {
+  g_base_raw_deleter = c10::GetCPUAllocator()->raw_deleter();
   static LazyAllocator allocator(c10::GetCPUAllocator());
   c10::SetCPUAllocator(&allocator, /*priority=*/100);
 }

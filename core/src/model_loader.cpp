@@ -27,6 +27,29 @@ std::string first_line(const std::string& message) {
   return line;
 }
 
+namespace {
+
+// The reason a load failed. Errors raised inside TorchScript code the loader runs (a quantized
+// module's __setstate__ packing its weights) open with "The following operation failed in the
+// TorchScript interpreter." and a traceback: the reason is the last "…Error: " line.
+std::string load_failure_reason(const std::string& message) {
+  if (message.find("The following operation failed in the TorchScript interpreter") == std::string::npos)
+    return first_line(message);
+  std::string reason;
+  size_t start = 0;
+  while (start < message.size()) {
+    size_t end = message.find('\n', start);
+    std::string line = message.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    auto colon = line.find("Error: ");
+    if (colon != std::string::npos && line.find(' ') > colon) reason = line;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return reason.empty() ? first_line(message) : first_line(reason);
+}
+
+}  // namespace
+
 torch::jit::Module load_torchscript(const std::string& path) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw ExportError(path + ": no such file");
@@ -56,6 +79,7 @@ torch::jit::Module load_torchscript(const std::string& path) {
     throw ExportError(path + ": corrupt or truncated TorchScript archive: " + first_line(e.what()));
   }
 
+  choose_quantized_engine();
   try {
     // No map_location: restoring onto a device rebuilds constant tensors without their "wrapped
     // number" flag, which changes type promotion (int tensor + 1.5 would become float64).
@@ -71,7 +95,7 @@ torch::jit::Module load_torchscript(const std::string& path) {
     } catch (const std::exception&) {
     }
     if (!unknown.empty()) throw UnknownCustomOpsError(path, std::move(unknown));
-    throw ExportError(path + ": cannot load TorchScript: " + first_line(e.what()));
+    throw ExportError(path + ": cannot load TorchScript: " + load_failure_reason(e.what()));
   }
 }
 

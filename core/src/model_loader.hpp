@@ -29,6 +29,14 @@ torch::jit::Module load_torchscript(const std::string& path);
 // (the converter refuses it). inplace_views.cpp.
 void functionalize_view_writes(const std::shared_ptr<torch::jit::Graph>& graph);
 
+// Quantized models: packed-parameter constants (Conv2dPackedParamsBase, LinearPackedParamsBase, …) and
+// quantized tensor constants become torch2onnx:: ops over ordinary constants. quantized_params.cpp.
+void unpack_quantized_params(const std::shared_ptr<torch::jit::Graph>& graph);
+// Before loading: the quantized engine that packs the most (FBGEMM, else QNNPACK).
+void choose_quantized_engine();
+// Before freezing: QAT fake quantizers with their observer off become plain fake-quantize calls.
+void unfuse_fake_quantizers(const torch::jit::Module& module);
+
 // First line of a libtorch error, without its C++ backtrace.
 std::string first_line(const std::string& message);
 

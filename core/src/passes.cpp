@@ -20,6 +20,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
   if (!module.find_method("forward")) throw ExportError(path + ": the module has no forward() method");
   try {
     module.eval();
+    unfuse_fake_quantizers(module);
     // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
     out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);
   } catch (const std::exception& e) {
@@ -54,6 +55,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
     if (keep_some_tuples) torch::jit::LowerSimpleTuples(graph);
     else torch::jit::LowerAllTuples(graph);
     thread_list_mutation(graph);
+    unpack_quantized_params(graph);
     torch::jit::EliminateDeadCode(graph);
   } catch (const ExportError&) {
     throw;

@@ -1,13 +1,15 @@
 // Every graph pass of a conversion, named and ordered in one place.
 //
 // prepare() — the type-independent passes, in this order:
-//   1. eval + freeze            module attributes become constants (weights, flags)
+//   1. eval + freeze            module attributes become constants (weights, flags); QAT's fused
+//                               fake quantizers unfused first (quantized_params.cpp)
 //   2. inline                   one graph for forward(), calls inlined
 //   3. remove list/tensor mutation, constant propagation
 //   4. functionalize_view_writes  in-place writes into views become slice_scatter/select_scatter
 //   5. remove_assertions        ifs that only raise (scripted asserts)
 //   6. lower tuples             all of them, or only the simple ones where control flow stays
 //   7. thread_list_mutation     lists mutated inside if/loop blocks become values the blocks return
+//      unpack_quantized_params  packed quantized weights become constants (quantized_params.cpp)
 //   8. dead code elimination, drop self
 //   9. bind_defaults            missing trailing arguments take their defaults; `--input none` is None
 // Then, on what the example runs saw (example_run.cpp drives the fixpoint):

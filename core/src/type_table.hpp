@@ -19,6 +19,9 @@ struct TensorInfo {
   bool known_rank = false;
   bool list_elements = false;  // a list of tensors: dtype/dims describe its elements
   std::vector<int64_t> run_dims, alt_dims;  // sizes in the two runs (only with dynamic axes)
+  int32_t quantized = 0;  // a quantized tensor: its integer representation's ONNX type (dtype is FLOAT)
+  double q_scale = 0;     // per-tensor quantized: its scale and zero point (else q_scale 0)
+  int64_t q_zero_point = 0;
 };
 
 class TypeTable {
@@ -36,6 +39,8 @@ class TypeTable {
   // One more sighting of value `id` (a loop body sees its values once per iteration): dims that
   // differ become -1, a rank that differs becomes unknown.
   void observe(size_t id, int32_t dtype, const std::vector<int64_t>& dims, bool list_elements = false);
+  // A sighting of a tensor (a quantized one also records its integer type and per-tensor grid).
+  void observe(size_t id, const at::Tensor& t, bool list_elements = false);
   void clear() { by_id_.clear(); }
   std::unordered_map<size_t, TensorInfo>& entries() { return by_id_; }
   const std::unordered_map<size_t, TensorInfo>& entries() const { return by_id_; }

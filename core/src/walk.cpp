@@ -1,6 +1,7 @@
 #include "walk.hpp"
 
 #include "locations.hpp"
+#include "quantized_values.hpp"
 #include "view_ops.hpp"
 
 #include <algorithm>
@@ -253,6 +254,7 @@ void convert_node(Session& s, torch::jit::Node* node, const t2o::registry::Symbo
                       "the symbolic did not bind output " + std::to_string(k), false);
     }
   }
+  requantize_outputs(s, node);
   // Remember who made each new ONNX node: checker errors and verify name the TorchScript node.
   for (int i = before; i < graph.node_size(); ++i)
     s.graph.record_origin(graph.node(i).name(), {qual(node), ctx.location, pack});

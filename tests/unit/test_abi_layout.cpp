@@ -97,8 +97,12 @@ T2O_HOST_FN(convert_block, 41);
 T2O_HOST_FN(subgraph_end, 42);
 // ABI 1.1: node metadata
 T2O_HOST_FN(node_add_metadata, 43);
+// ABI 1.1: quantized tensors
+T2O_HOST_FN(quantized_dtype, 44);
 #undef T2O_HOST_FN
-static_assert(sizeof(t2o_host_api) == 16 + 8 * 44, "t2o_host_api size (ABI 1.1: 44 functions)");
+static_assert(sizeof(t2o_host_api) == 16 + 8 * 45, "t2o_host_api size (ABI 1.1: 45 functions)");
+static_assert(std::is_same<decltype(t2o_host_api::quantized_dtype), int32_t (*)(t2o_ctx*, int32_t, int32_t)>::value,
+              "quantized_dtype");
 static_assert(std::is_same<decltype(t2o_host_api::node_add_metadata),
                            t2o_status (*)(t2o_ctx*, t2o_value, const char*, const char*)>::value,
               "node_add_metadata");

@@ -215,6 +215,13 @@ typedef struct t2o_host_api {
    * Adds the entry (key, value) to NodeProto.metadata_props (field 9 of ONNX >= 1.16's NodeProto) of
    * the ONNX node that produced node_output (an output of emit_node). */
   t2o_status (*node_add_metadata)(t2o_ctx* ctx, t2o_value node_output, const char* key, const char* value);
+
+  /* --- ABI 1.1: quantized tensors (the quantized pack) ---
+   * An exported quantized tensor is a FLOAT value holding its dequantized values. For the node's
+   * TorchScript input (is_output = 0) or output (1) `index`, the element type of its integer
+   * representation when the example run saw a quantized tensor there: T2O_DTYPE_UINT8 (quint8),
+   * T2O_DTYPE_INT8 (qint8), T2O_DTYPE_INT32 (qint32); T2O_DTYPE_UNDEFINED otherwise. */
+  int32_t (*quantized_dtype)(t2o_ctx* ctx, int32_t is_output, int32_t index);
 } t2o_host_api;
 
 /* A symbolic: converts one TorchScript node. Returns T2O_OK after binding every output. */

@@ -161,6 +161,10 @@ class Ctx {
   // after ABI 1.0 before calling it, e.g. if (T2O_HOST_HAS(ctx, some_new_fn)) ...
 #define T2O_HOST_HAS(ctx, member) T2O_HAS_MEMBER((ctx).host(), t2o_host_api, member)
   t2o_ctx* raw() const { return raw_; }
+  t2o_dtype quantized_dtype(int32_t is_output, int32_t i) const {
+    if (!T2O_HAS_MEMBER(host_, t2o_host_api, quantized_dtype)) return T2O_DTYPE_UNDEFINED;
+    return (t2o_dtype)host_->quantized_dtype(raw_, is_output, i);
+  }
 
   std::string kind() const { return host_->node_kind(raw_); }
   std::string location() const { return host_->node_location(raw_); }
@@ -173,6 +177,11 @@ class Ctx {
   }
   // The TorchScript output's type, as recorded from the example run (dtype, rank, dims).
   Value output(int32_t i) { return wrap(host_->output(raw_, i)); }
+  // Quantized tensors (ABI 1.1): the integer type (UINT8 for quint8, INT8 for qint8, INT32 for qint32)
+  // of TorchScript input i / output i when the example run saw a quantized tensor there, else
+  // UNDEFINED (also on an ABI 1.0 host). The ONNX value itself is FLOAT (the dequantized values).
+  t2o_dtype input_quantized_dtype(int32_t i) const { return quantized_dtype(0, i); }
+  t2o_dtype output_quantized_dtype(int32_t i) const { return quantized_dtype(1, i); }
 
   int64_t opset(const char* domain = "") const { return host_->opset(raw_, domain); }
   void require_opset(const char* domain, int64_t version) { check(host_->require_opset(raw_, domain, version)); }

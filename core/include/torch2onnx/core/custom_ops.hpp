@@ -50,6 +50,10 @@ class CustomOpKernelsOff {
   int saved_;
 };
 
+// True while an example run is on (on this thread, CustomOpKernelsOff not in force): kernels that
+// must not run during folding (placeholders, quantized_params.cpp's rebuilders) check it.
+bool custom_op_kernels_on();
+
 // Declares every schema of the registry's packs to the TorchScript loader (once per process and op).
 // A schema that cannot be declared is skipped with one warning line naming the pack's file.
 void declare_custom_ops(const t2o::registry::Registry& registry,

@@ -28,6 +28,21 @@ std::string dtype_name(c10::ScalarType t);
 // Names accepted by --input, for error messages.
 std::string dtype_names();
 
+// Quantized element types (qint8, quint8, qint32). ONNX has no quantized tensor type: an exported
+// quantized tensor is a FLOAT tensor holding its dequantized values, made by DequantizeLinear from its
+// integer representation (INT8, UINT8, INT32; see plugins/quantized/README.md).
+struct QuantizedDtypeEntry {
+  c10::ScalarType torch;
+  int32_t onnx_integer;  // the element type of its integer representation
+  const char* name;      // the spelling of --input: "quint8"
+};
+const std::vector<QuantizedDtypeEntry>& quantized_dtype_table();
+// The integer representation's ONNX type of a quantized ScalarType; nullopt for other types.
+std::optional<int32_t> onnx_quantized_integer_dtype(c10::ScalarType t);
+// The ONNX element type a TorchScript tensor of type t has once exported: onnx_dtype(t), or FLOAT
+// for the quantized types.
+std::optional<int32_t> onnx_value_dtype(c10::ScalarType t);
+
 }  // namespace t2o::core
 
 #endif

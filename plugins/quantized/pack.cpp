@@ -1,0 +1,5 @@
+// The quantized pack: quantized:: ops, aten::quantize_per_* / dequantize and the fake-quantize ops
+// in ONNX's QDQ form (see README.md in this directory for the representation of quantized tensors).
+#include <torch2onnx/plugin.hpp>
+
+T2O_PLUGIN("quantized", "0.1.0")

@@ -1,0 +1,477 @@
+#!/usr/bin/python3
+"""Quantized-model fixtures (run with Debian's /usr/bin/python3: torch 1.13, torchvision 0.14).
+
+    /usr/bin/python3 tests/quantized/make_quant_fixtures.py OUT_DIR NAME
+    /usr/bin/python3 tests/quantized/make_quant_fixtures.py --list
+
+Writes OUT_DIR/NAME/: model.pt, input_K.bin, expected_K.bin and meta.json as
+tests/quantized/compare_quant.js reads it. The quantization engine is qnnpack.
+
+  tv_<model>   torchvision's quantizable <model> (random weights, BatchNorm statistics randomized),
+               fused, post-training static quantization calibrated on random images, converted,
+               then scripted or traced (see MODELS) and saved
+  qat          a small CNN prepared for quantization-aware training (FakeQuantize modules), trained a
+               few steps on random data, observers off, traced: fake-quantize ops (exported as
+               QuantizeLinear/DequantizeLinear)
+  qat_fused    the same with torch.ao's default QAT qconfig (FusedMovingAvgObsFakeQuantize)
+  dyn_lstm     dynamically quantized LSTM + Linear (torch.ao.quantization.quantize_dynamic)
+  dyn_linear   dynamically quantized Linear stack
+
+Tolerance ("atol" in meta.json): a few quantization steps of the model's last quantized tensor
+(STEPS * its scale): ONNX Runtime and qnnpack round the same real-valued intermediate results
+independently, and a one-step difference inside the network moves the output by about a step.
+"max_mismatch" is the fraction of elements allowed beyond atol (a handful of ties rounding the other
+way in an early layer can move a few outputs further); "mean_atol" bounds the mean absolute error.
+"require" gives the least number of nodes of each type the export must contain (QDQ form present:
+not a dequantize-everything float model), "int8_weights" that weights are stored as 8-bit integers.
+Regenerated only when this file changes.
+"""
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import sys
+
+STEPS = 3
+
+# name -> (torchvision constructor, input resolution, "script" or "trace", constructor kwargs)
+MODELS = {
+    "tv_resnet18": ("resnet18", 64, "trace", {}),
+    "tv_resnet18_script": ("resnet18", 64, "script", {}),
+    "tv_resnet50": ("resnet50", 64, "trace", {}),
+    "tv_mobilenet_v2": ("mobilenet_v2", 64, "script", {}),
+    "tv_mobilenet_v3_large": ("mobilenet_v3_large", 64, "trace", {}),
+    "tv_shufflenet_v2_x1_0": ("shufflenet_v2_x1_0", 64, "trace", {}),
+    "tv_googlenet": ("googlenet", 64, "trace", {"aux_logits": False, "init_weights": True}),
+    "tv_inception_v3": ("inception_v3", 80, "trace", {"aux_logits": False, "init_weights": True}),
+}
+OTHER = ["qat", "qat_fused", "dyn_lstm", "dyn_linear"]
+
+# Op-level cases: name -> (body factory, input shapes, require, int8 weights, options). The body is
+# wrapped between QuantStubs and a DeQuantStub, quantized in eager mode (qnnpack qconfig, or per-channel
+# weights with "per_channel"), calibrated on random data and scripted; "fuse" names submodules to fuse;
+# "raw": the body is the whole model (functional quantize / fake-quantize ops, no quantization step),
+# with "step" its output's quantization step.
+OPS = {}
+
+
+def _op(name, factory, shapes, require, int8=False, **options):
+    OPS["op_" + name] = (factory, shapes, require, int8, options)
+
+
+def _define_ops():
+    import torch
+    import torch.nn as nn
+    import torch.ao.nn.quantized as nnq
+
+    class Binary(nn.Module):
+        def __init__(self, kind):
+            super().__init__()
+            self.kind = kind
+            self.ff = nnq.FloatFunctional()
+
+        def forward(self, x, y):
+            if self.kind == "add":
+                return self.ff.add(x, y)
+            if self.kind == "add_relu":
+                return self.ff.add_relu(x, y)
+            if self.kind == "mul":
+                return self.ff.mul(x, y)
+            return self.ff.cat([x, y], 1)
+
+    class QuantizeDequantize(nn.Module):
+        def forward(self, x):
+            a = torch.quantize_per_tensor(x, 0.05, 128, torch.quint8).dequantize()
+            b = torch.quantize_per_tensor(x, 0.03, 3, torch.qint8).dequantize()
+            return a + b
+
+    class QuantizePerChannel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("scales", torch.tensor([0.02, 0.05, 0.03, 0.1], dtype=torch.float64))
+            self.register_buffer("zero_points", torch.tensor([0, 128, 100, 30]))
+
+        def forward(self, x):
+            return torch.quantize_per_channel(x, self.scales, self.zero_points, 1, torch.quint8).dequantize()
+
+    class FakeQuantTensor(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("scale", torch.tensor([0.04]))
+            self.register_buffer("zero_point", torch.tensor([7], dtype=torch.int32))
+
+        def forward(self, x):
+            a = torch.fake_quantize_per_tensor_affine(x, 0.05, 10, 0, 255)
+            b = torch.fake_quantize_per_tensor_affine(x, 0.02, 0, -128, 127)
+            c = torch.fake_quantize_per_tensor_affine(x, self.scale, self.zero_point, 0, 255)
+            return torch.cat([a, b, c], 1)
+
+    class FakeQuantChannel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("scale", torch.tensor([0.02, 0.05, 0.03, 0.1]))
+            self.register_buffer("zero_point", torch.tensor([0, -5, 3, 20], dtype=torch.int32))
+
+        def forward(self, x):
+            return torch.fake_quantize_per_channel_affine(x, self.scale, self.zero_point, 1, -128, 127)
+
+    class QuantizedSigmoid(nn.Module):
+        def forward(self, x):
+            q = torch.quantize_per_tensor(x, 0.05, 128, torch.quint8)
+            return torch.ops.quantized.sigmoid(q, 1.0 / 256, 0).dequantize()
+
+    class BatchNorm(nn.Module):
+        # torch.ao's quantized BatchNorm2d / BNReLU2d modules cannot be scripted in 1.13 (their scale is
+        # a tensor): the ops themselves.
+        def __init__(self, relu):
+            super().__init__()
+            self.relu = relu
+            g = torch.Generator().manual_seed(3)
+            self.register_buffer("weight", torch.rand(4, generator=g) + 0.5)
+            self.register_buffer("bias", torch.randn(4, generator=g) * 0.1)
+            self.register_buffer("mean", torch.randn(4, generator=g) * 0.1)
+            self.register_buffer("var", torch.rand(4, generator=g) + 0.5)
+
+        def forward(self, x):
+            q = torch.quantize_per_tensor(x, 0.03, 128, torch.quint8)
+            if self.relu:
+                y = torch.ops.quantized.batch_norm2d_relu(q, self.weight, self.bias, self.mean, self.var, 1e-5, 0.04, 0)
+            else:
+                y = torch.ops.quantized.batch_norm2d(q, self.weight, self.bias, self.mean, self.var, 1e-5, 0.04, 100)
+            return y.dequantize()
+
+    class FakeQuant0to127(nn.Module):
+        def forward(self, x):
+            return torch.fake_quantize_per_tensor_affine(x, 0.03, 64, 0, 127)
+
+    class DynamicLinear(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(16, 8)
+
+        def forward(self, x):
+            return self.fc(x)
+
+    img = [(1, 4, 8, 8)]
+    qdq = {"QuantizeLinear": 1, "DequantizeLinear": 1}
+    _op("quantize_dequantize", QuantizeDequantize, [(2, 3, 5)], {"QuantizeLinear": 2}, raw=True, step=0.05)
+    _op("conv1d", lambda: nn.Conv1d(4, 6, 3, padding=1), [(1, 4, 16)], {**qdq, "Conv": 1}, True)
+    _op("conv2d", lambda: nn.Conv2d(3, 8, 3, stride=2, padding=1, dilation=1), [(1, 3, 16, 16)], {**qdq, "Conv": 1}, True)
+    _op("conv2d_relu", lambda: nn.Sequential(nn.Conv2d(3, 8, 3, padding=2, dilation=2), nn.ReLU()), [(1, 3, 12, 12)],
+        {**qdq, "Conv": 1, "Relu": 1}, True, fuse=[["0", "1"]])
+    _op("conv_transpose2d", lambda: nn.ConvTranspose2d(4, 3, 3, stride=2, padding=1, output_padding=1), img,
+        {**qdq, "ConvTranspose": 1}, True)
+    _op("conv2d_per_channel", lambda: nn.Conv2d(3, 8, 3, padding=1), [(1, 3, 10, 10)], {**qdq, "Conv": 1}, True,
+        per_channel=True)
+    # Gemm from opset 11 (MatMul + Add at 10)
+    _op("linear", lambda: nn.Linear(16, 8), [(2, 16)], {"QuantizeLinear": 1, "DequantizeLinear": 3}, True)
+    _op("linear_relu", lambda: nn.Sequential(nn.Linear(16, 8), nn.ReLU()), [(2, 16)], {**qdq, "Relu": 1},
+        True, fuse=[["0", "1"]])
+    _op("linear_3d", lambda: nn.Linear(16, 8), [(2, 5, 16)], {**qdq, "MatMul": 1}, True)
+    _op("linear_per_channel", lambda: nn.Linear(16, 8), [(2, 16)], {**qdq, "Gemm": 1}, True, per_channel=True)
+    for kind in ["add", "add_relu", "mul", "cat"]:
+        _op(kind, (lambda k: lambda: Binary(k))(kind), [(1, 4, 6, 6), (1, 4, 6, 6)], qdq)
+    _op("hardswish", nn.Hardswish, img, qdq)
+    _op("leaky_relu", lambda: nn.LeakyReLU(0.1), img, {**qdq, "LeakyRelu": 1})
+    _op("elu", lambda: nn.ELU(0.7), img, {**qdq, "Elu": 1})
+    _op("sigmoid", QuantizedSigmoid, img, {"QuantizeLinear": 2, "Sigmoid": 1}, raw=True, step=1.0 / 256)
+    _op("relu6", nn.ReLU6, img, {"Clip": 1})
+    _op("batch_norm2d", lambda: BatchNorm(False), img, {"QuantizeLinear": 2, "BatchNormalization": 1}, raw=True,
+        step=0.04)
+    _op("batch_norm2d_relu", lambda: BatchNorm(True), img, {"QuantizeLinear": 2, "BatchNormalization": 1, "Relu": 1},
+        raw=True, step=0.04)
+    _op("instance_norm", lambda: nn.InstanceNorm2d(4, affine=True), img, {**qdq, "InstanceNormalization": 1})
+    _op("group_norm", lambda: nn.GroupNorm(2, 4), img, {**qdq, "InstanceNormalization": 1})
+    _op("layer_norm", lambda: nn.LayerNorm([8]), [(2, 5, 8)], qdq)
+    _op("pooling", lambda: nn.Sequential(nn.MaxPool2d(2), nn.AvgPool2d(2, ceil_mode=True), nn.AdaptiveAvgPool2d(1)),
+        [(1, 4, 10, 10)], {"MaxPool": 1, "AveragePool": 1})
+    _op("upsample", lambda: nn.Upsample(scale_factor=2, mode="nearest"), img, {"Resize": 1})
+    _op("quantize_per_channel", QuantizePerChannel, img, {"QuantizeLinear": 1}, raw=True, step=0.1)
+    _op("fake_quant_tensor", FakeQuantTensor, img, {"QuantizeLinear": 3}, raw=True, step=0.05)
+    _op("fake_quant_channel", FakeQuantChannel, img, {"QuantizeLinear": 1}, raw=True, step=0.1)
+    _op("fake_quant_0_127", FakeQuant0to127, img, {"QuantizeLinear": 1, "Clip": 1}, raw=True, step=0.03)
+    _op("dynamic_linear", DynamicLinear, [(2, 5, 16)], {"DynamicQuantizeLinear": 1}, True, dynamic=True)
+
+
+_define_ops()
+
+
+def names():
+    return list(MODELS) + OTHER + list(OPS)
+
+
+def op_model(name):
+    import torch
+    import torch.nn as nn
+    import torch.ao.quantization as tq
+    factory, shapes, require, int8, options = OPS[name]
+    torch.manual_seed(len(name) * 7 + 1)
+    gen = torch.Generator().manual_seed(len(name))
+    inputs = [torch.randn(*s, generator=gen) for s in shapes]
+    if options.get("raw"):
+        model = factory().eval()
+        return torch.jit.script(model), inputs, options["step"], require, int8
+    if options.get("dynamic"):
+        model = tq.quantize_dynamic(factory().eval(), {nn.Linear}, dtype=torch.qint8)
+        with torch.no_grad():
+            y = model(*inputs)
+        return torch.jit.script(model), inputs, float(y.max() - y.min()) / 255, require, int8
+
+    class Wrap1(nn.Module):
+        def __init__(self, body):
+            super().__init__()
+            self.quant = tq.QuantStub()
+            self.body = body
+            self.dequant = tq.DeQuantStub()
+
+        def forward(self, x):
+            return self.dequant(self.body(self.quant(x)))
+
+    class Wrap2(nn.Module):
+        def __init__(self, body):
+            super().__init__()
+            self.quant_x = tq.QuantStub()
+            self.quant_y = tq.QuantStub()
+            self.body = body
+            self.dequant = tq.DeQuantStub()
+
+        def forward(self, x, y):
+            return self.dequant(self.body(self.quant_x(x), self.quant_y(y)))
+
+    body = factory()
+    model = (Wrap1(body) if len(shapes) == 1 else Wrap2(body)).eval()
+    if options.get("fuse"):
+        tq.fuse_modules(model.body, options["fuse"], inplace=True)
+    if options.get("per_channel"):
+        model.qconfig = tq.QConfig(activation=tq.default_observer, weight=tq.default_per_channel_weight_observer)
+    else:
+        model.qconfig = tq.get_default_qconfig("qnnpack")
+    tq.prepare(model, inplace=True)
+    with torch.no_grad():
+        for _ in range(3):
+            model(*[torch.randn(*s, generator=gen) for s in shapes])
+        model(*inputs)
+    tq.convert(model, inplace=True)
+    return torch.jit.script(model), inputs, last_quant_scale(model, inputs), require, int8
+
+
+def randomize_batchnorm(model, gen):
+    import torch
+    import torch.nn as nn
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
+                m.running_var.copy_(torch.rand(m.num_features, generator=gen) * 0.5 + 0.75)
+                m.weight.copy_(torch.rand(m.num_features, generator=gen) * 0.5 + 0.75)
+                m.bias.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
+
+
+def torchvision_model(name):
+    import torch
+    import torchvision.models.quantization as qm
+    ctor, res, mode, kwargs = MODELS[name]
+    torch.manual_seed(len(name))
+    model = getattr(qm, ctor)(weights=None, quantize=False, **kwargs)
+    randomize_batchnorm(model, torch.Generator().manual_seed(7))
+    model.eval()
+    model.fuse_model(is_qat=False)
+    model.qconfig = torch.ao.quantization.get_default_qconfig("qnnpack")
+    torch.ao.quantization.prepare(model, inplace=True)
+    gen = torch.Generator().manual_seed(11)
+    with torch.no_grad():
+        for _ in range(4):
+            model(torch.rand(2, 3, res, res, generator=gen))
+    torch.ao.quantization.convert(model, inplace=True)
+    x = torch.rand(1, 3, res, res, generator=gen)
+    if mode == "script":
+        saved = torch.jit.script(model)
+    else:
+        saved = torch.jit.trace(model, x)
+    # The output's quantization step: the scale of the last quantized tensor before dequantize.
+    out_scale = last_quant_scale(model, [x])
+    require = {"QuantizeLinear": 10, "DequantizeLinear": 10, "Conv": 10}
+    return saved, [x], out_scale, require, True
+
+
+def last_quant_scale(model, inputs):
+    import torch
+    scales = []
+    hooks = [m.register_forward_hook(lambda m, i, o: scales.append(o.q_scale()) if torch.is_tensor(o) and o.is_quantized else None)
+             for m in model.modules()]
+    with torch.no_grad():
+        model(*inputs)
+    for h in hooks:
+        h.remove()
+    return scales[-1]
+
+
+def qat_model(fused=False):
+    import torch
+    import torch.nn as nn
+    import torch.ao.quantization as tq
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quant = tq.QuantStub()
+            self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+            self.bn1 = nn.BatchNorm2d(8)
+            self.relu1 = nn.ReLU()
+            self.conv2 = nn.Conv2d(8, 16, 3, stride=2)
+            self.relu2 = nn.ReLU()
+            self.pool = nn.AdaptiveAvgPool2d(1)
+            self.fc = nn.Linear(16, 10)
+            self.dequant = tq.DeQuantStub()
+
+        def forward(self, x):
+            x = self.quant(x)
+            x = self.relu1(self.bn1(self.conv1(x)))
+            x = self.relu2(self.conv2(x))
+            x = self.pool(x).flatten(1)
+            return self.dequant(self.fc(x))
+
+    torch.manual_seed(3)
+    model = Net().train()
+    model = tq.fuse_modules_qat(model, [["conv1", "bn1", "relu1"], ["conv2", "relu2"]])
+    # version 1 (the default): FusedMovingAvgObsFakeQuantize (aten::fused_moving_avg_obs_fake_quant);
+    # version 0: FakeQuantize modules (fake_quantize_per_tensor_affine / per_channel_affine).
+    model.qconfig = tq.get_default_qat_qconfig("qnnpack", version=1 if fused else 0)
+    tq.prepare_qat(model, inplace=True)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    gen = torch.Generator().manual_seed(5)
+    for _ in range(5):
+        x = torch.randn(4, 3, 16, 16, generator=gen)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.apply(tq.disable_observer)
+    model.eval()
+    x = torch.randn(1, 3, 16, 16, generator=gen)
+    # Traced: the prepared model's observer hooks cannot be scripted.
+    saved = torch.jit.trace(model, x)
+    out_scale = float(model.fc.activation_post_process.scale)
+    return saved, [x], out_scale, {"QuantizeLinear": 4, "DequantizeLinear": 4, "Conv": 2}, False
+
+
+def dynamic_model(name):
+    import torch
+    import torch.nn as nn
+
+    class Lstm(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lstm = nn.LSTM(8, 16, num_layers=2, batch_first=True)
+            self.fc = nn.Linear(16, 4)
+
+        def forward(self, x):
+            y, _ = self.lstm(x)
+            return self.fc(y)
+
+    class Mlp(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(32, 64)
+            self.fc2 = nn.Linear(64, 8)
+
+        def forward(self, x):
+            return self.fc2(torch.relu(self.fc1(x)))
+
+    torch.manual_seed(9)
+    float_model = (Lstm() if name == "dyn_lstm" else Mlp()).eval()
+    types = {nn.LSTM, nn.Linear} if name == "dyn_lstm" else {nn.Linear}
+    model = torch.ao.quantization.quantize_dynamic(float_model, types, dtype=torch.qint8)
+    gen = torch.Generator().manual_seed(4)
+    x = torch.randn(2, 5, 8, generator=gen) if name == "dyn_lstm" else torch.randn(3, 32, generator=gen)
+    saved = torch.jit.trace(model, x)
+    # Dynamic quantization picks each activation's scale from its range at run time: a step of the
+    # output is about its range / 255.
+    with torch.no_grad():
+        y = model(x)
+    out_scale = float(y.max() - y.min()) / 255
+    require = {"DynamicQuantizeLinear": 1, "DequantizeLinear": 2}
+    return saved, [x], out_scale, require, True
+
+
+def build(name):
+    if name in OPS:
+        return op_model(name)
+    if name in MODELS:
+        return torchvision_model(name)
+    if name in ("qat", "qat_fused"):
+        return qat_model(name == "qat_fused")
+    return dynamic_model(name)
+
+
+DTYPES = {"torch.float32": "float32", "torch.int64": "int64", "torch.quint8": "quint8",
+          "torch.qint8": "qint8"}
+
+
+def write_array(path, t):
+    import torch
+    if t.is_quantized:
+        t = t.dequantize()
+    with open(path, "wb") as f:
+        f.write(t.detach().contiguous().numpy().tobytes())
+
+
+def _generate(target, name, digest):
+    import torch
+    torch.backends.quantized.engine = "qnnpack"
+    torch.set_num_threads(int(os.environ.get("T2O_FIXTURE_THREADS", "1")))
+    saved, inputs, out_scale, require, int8_weights = build(name)
+    tmp = target + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    saved.save(os.path.join(tmp, "model.pt"))
+    reloaded = torch.jit.load(os.path.join(tmp, "model.pt")).eval()
+    with torch.no_grad():
+        out = reloaded(*inputs)
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    meta = {"inputs": [], "outputs": [], "cli_inputs": [], "source_hash": digest,
+            "atol": STEPS * out_scale, "mean_atol": out_scale, "max_mismatch": 0.002,
+            "steps": STEPS, "step": out_scale, "require": require, "int8_weights": int8_weights}
+    for k, t in enumerate(inputs):
+        write_array(os.path.join(tmp, "input_%d.bin" % k), t)
+        meta["inputs"].append({"file": "input_%d.bin" % k, "dtype": "float32", "shape": list(t.shape)})
+        meta["cli_inputs"].append("%s[%s]" % (DTYPES[str(t.dtype)], ",".join(str(d) for d in t.shape)))
+    for k, t in enumerate(outs):
+        write_array(os.path.join(tmp, "expected_%d.bin" % k), t)
+        meta["outputs"].append({"file": "expected_%d.bin" % k, "dtype": "float32", "shape": list(t.shape)})
+    with open(os.path.join(tmp, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    shutil.rmtree(target, ignore_errors=True)
+    os.rename(tmp, target)
+
+
+def generate(out_dir, name):
+    with open(__file__, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    target = os.path.join(out_dir, name)
+    os.makedirs(out_dir, exist_ok=True)
+    with open(target + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            with open(os.path.join(target, "meta.json")) as f:
+                if json.load(f).get("source_hash") == digest:
+                    return
+        except (OSError, ValueError):
+            pass
+        _generate(target, name, digest)
+
+
+def main(argv):
+    if argv[1:] == ["--list"]:
+        print("\n".join(names()))
+        return 0
+    if len(argv) != 3 or argv[2] not in names():
+        sys.stderr.write(__doc__)
+        return 2
+    generate(argv[1], argv[2])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,117 @@
+// Quantized models and ops: each fixture (tests/quantized/make_quant_fixtures.py) is exported at the
+// given opset, run in ONNX Runtime and compared with PyTorch within a few quantization steps of the
+// output, and the graph is checked to be in QDQ form (tests/quantized/compare_quant.js). Opsets below
+// what an op needs must be refused with a message naming the opset.
+#include <gtest/gtest.h>
+
+#include "e2e_util.hpp"
+
+#include <ostream>
+
+namespace t2o_e2e {
+namespace {
+
+struct QuantCase {
+  std::string fixture;
+  int opset;
+  std::string expect_error;  // empty: must export and match
+};
+
+std::ostream& operator<<(std::ostream& os, const QuantCase& c) { return os << c.fixture << "@" << c.opset; }
+
+RunResult export_fixture(const QuantCase& c, fs::path* out_file) {
+  const fs::path root = work_dir() / "quantized";
+  const RunResult made =
+      run({python(), (source_dir() / "tests" / "quantized" / "make_quant_fixtures.py").string(), root.string(), c.fixture});
+  EXPECT_EQ(made.exit_code, 0) << made.describe();
+  const fs::path fix = root / c.fixture;
+  const auto meta = read_meta(fix);
+  *out_file = fresh_out_dir() / (c.fixture + ".onnx");
+  std::vector<std::string> args = {cli().string(), "export", (fix / "model.pt").string(), "-o", out_file->string(),
+                                   "--opset", std::to_string(c.opset), "-q"};
+  for (const auto& s : meta.at("cli_inputs")) {
+    args.push_back("--input");
+    args.push_back(s.get<std::string>());
+  }
+  return run(args);
+}
+
+class Quantized : public ::testing::TestWithParam<QuantCase> {};
+
+TEST_P(Quantized, MatchesTorch) {
+  const QuantCase& c = GetParam();
+  fs::path out;
+  const RunResult exported = export_fixture(c, &out);
+  if (!c.expect_error.empty()) {
+    EXPECT_NE(exported.exit_code, 0) << exported.describe();
+    EXPECT_FALSE(exported.crashed()) << exported.describe();
+    EXPECT_NE(exported.err.find(c.expect_error), std::string::npos) << exported.describe();
+    EXPECT_FALSE(fs::exists(out)) << "a refused export left " << out;
+    return;
+  }
+  ASSERT_EQ(exported.exit_code, 0) << exported.describe();
+  const fs::path fix = work_dir() / "quantized" / c.fixture;
+  const RunResult cmp =
+      run({node(), (source_dir() / "tests" / "quantized" / "compare_quant.js").string(), out.string(), fix.string()});
+  EXPECT_EQ(cmp.exit_code, 0) << cmp.describe();
+  std::cout << c.fixture << " @ opset " << c.opset << ":\n" << cmp.out;
+}
+
+std::string case_name(const ::testing::TestParamInfo<QuantCase>& info) {
+  return info.param.fixture + "_opset" + std::to_string(info.param.opset);
+}
+
+// Op-level cases (make_quant_fixtures.py OPS): every form at 10 (QuantizeLinear's first opset),
+// 13 (per-channel axis, Clip on uint8) and 17 (LayerNormalization); per-channel ones from 13.
+const char* const kOps[] = {"op_quantize_dequantize", "op_conv1d", "op_conv2d", "op_conv2d_relu",
+                            "op_conv_transpose2d", "op_linear", "op_linear_relu", "op_linear_3d",
+                            "op_add", "op_add_relu", "op_mul", "op_cat", "op_hardswish", "op_leaky_relu",
+                            "op_elu", "op_sigmoid", "op_relu6", "op_batch_norm2d", "op_batch_norm2d_relu",
+                            "op_instance_norm", "op_group_norm", "op_layer_norm", "op_pooling",
+                            "op_upsample", "op_fake_quant_tensor", "op_dynamic_linear"};
+const char* const kPerChannelOps[] = {"op_conv2d_per_channel", "op_linear_per_channel", "op_quantize_per_channel",
+                                      "op_fake_quant_channel", "op_fake_quant_0_127"};
+// opset 10 does not have DynamicQuantizeLinear (11) or HardSwish (14, decomposed below).
+const char* const kModels[] = {"tv_resnet18", "tv_resnet18_script", "tv_mobilenet_v2", "tv_shufflenet_v2_x1_0",
+                               "qat", "qat_fused", "dyn_linear", "dyn_lstm"};
+
+std::vector<QuantCase> op_cases() {
+  std::vector<QuantCase> v;
+  for (const char* op : kOps)
+    for (int opset : {10, 13, 17}) {
+      if (std::string(op) == "op_dynamic_linear" && opset == 10) {
+        v.push_back({op, opset, "needs --opset 11"});
+        continue;
+      }
+      v.push_back({op, opset, ""});
+    }
+  for (const char* op : kPerChannelOps) {
+    v.push_back({op, 10, "needs --opset 13"});
+    v.push_back({op, 13, ""});
+    v.push_back({op, 17, ""});
+  }
+  return v;
+}
+
+std::vector<QuantCase> model_cases() {
+  std::vector<QuantCase> v;
+  for (const char* m : kModels) v.push_back({m, 17, ""});
+  v.push_back({"tv_resnet18", 13, ""});
+  v.push_back({"qat", 13, ""});
+  return v;
+}
+
+#if T2O_QUANTIZED_SLOW
+// The larger models (binary t2o_quantized_slow_tests, label quantized_slow).
+INSTANTIATE_TEST_SUITE_P(SlowModels, Quantized,
+                         ::testing::Values(QuantCase{"tv_mobilenet_v3_large", 17, ""}, QuantCase{"tv_googlenet", 17, ""},
+                                           QuantCase{"tv_inception_v3", 17, ""}, QuantCase{"tv_resnet50", 17, ""},
+                                           QuantCase{"tv_mobilenet_v3_large", 13, ""}),
+                         case_name);
+#else
+INSTANTIATE_TEST_SUITE_P(Ops, Quantized, ::testing::ValuesIn(op_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Models, Quantized, ::testing::ValuesIn(model_cases()), case_name);
+#endif
+
+}  // namespace
+}  // namespace t2o_e2e
