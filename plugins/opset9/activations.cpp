@@ -135,6 +135,8 @@ void prelu(Ctx& ctx) {
     for (int32_t i = 1; i < r - 1; ++i) axes.push_back(i);
     w = unsqueeze(ctx, w, axes);
   }
+  // PRelu broadcasts the slope into x's shape: a 1-element slope would make a 0-d x 1-D.
+  if (r == 0 && w.rank() != 0) w = ctx.op("Reshape", {w, ctx.const_i64({})});
   ctx.set_output(0, ctx.op("PRelu", {x, w}));
 }
 
