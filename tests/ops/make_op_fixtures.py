@@ -68,6 +68,9 @@ def main():
             pt = os.path.join(d, "model.pt")
             ts.save(pt)
             meta = mf.outputs_meta(pt, c.inputs, c.rtol, d, c.method)
+            if c.compare != "values":  # random ops: compared by distribution (tests/ort/compare.js)
+                meta["compare"] = c.compare
+                meta["stat_tol"] = c.stat_tol
             with open(os.path.join(d, "meta.json"), "w") as f:
                 json.dump(meta, f, indent=1)
         except Exception as e:  # reported by the test, with the case's name

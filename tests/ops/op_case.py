@@ -37,7 +37,7 @@ class Fn(torch.nn.Module):
 
 
 class Case:
-    def __init__(self, name, module, inputs, opsets, rtol, method, cli_args):
+    def __init__(self, name, module, inputs, opsets, rtol, method, cli_args, compare="values", stat_tol=0.15):
         if method not in ("trace", "script"):
             raise ValueError(f"case {name}: method must be 'trace' or 'script'")
         self.name = name
@@ -47,10 +47,20 @@ class Case:
         self.rtol = rtol
         self.method = method
         self.cli_args = list(cli_args)
+        if compare not in ("values", "stats"):
+            raise ValueError(f"case {name}: compare must be 'values' or 'stats'")
+        self.compare = compare
+        self.stat_tol = stat_tol
 
 
-def case(name, module, inputs, opsets=DEFAULT_OPSETS, rtol=1e-4, method="trace", cli_args=()):
+def case(name, module, inputs, opsets=DEFAULT_OPSETS, rtol=1e-4, method="trace", cli_args=(), compare="values",
+         stat_tol=0.15):
     """A single-op test: NAME (unique within the family, [a-z0-9_]), an nn.Module (put in eval mode),
     its example inputs, the opsets to export at, the relative tolerance |a-b| <= rtol*(1+|b|),
-    trace or script, and extra torch2onnx export arguments."""
-    return Case(name, module, inputs, opsets, rtol, method, cli_args)
+    trace or script, and extra torch2onnx export arguments.
+
+    compare="stats" is for random ops: dtype and shape are compared exactly, values by their
+    distribution (tests/ort/compare.js): mean and standard deviation each within stat_tol times
+    PyTorch's sample standard deviation, and for integer/bool outputs every value within the range
+    PyTorch's sample spans. Give outputs of a few thousand elements."""
+    return Case(name, module, inputs, opsets, rtol, method, cli_args, compare, stat_tol)
