@@ -33,6 +33,7 @@ CASES = [
     case("normal_tensor_float", Fn(lambda m: torch.normal(m, 2.0)), [torch.full((40, 100), 1.5)], **ST),
     case("normal_float_float", Fn(lambda x: torch.normal(2.0, 3.0, (40, 100))), [X], **ST),
     case("dropout_training", Fn(lambda x: F.dropout(x, 0.3, training=True)), [X.abs() + 1], **ST),
+    case("rrelu_training", Fn(lambda x: F.rrelu(x, 0.1, 0.4, training=True)), [-(X.abs() + 1)], **ST),
     case("dynamic_size", DynamicSize(), [torch.randn(80, 3)], compare="stats", opsets=(9, 13, 17),
          cli_args=("--dynamic-axes", "x=0")),
 ]
