@@ -81,8 +81,8 @@ torch::jit::Module load_torchscript(const std::string& path) {
 
   choose_quantized_engine();
   try {
-    // No map_location: restoring onto a device rebuilds constant tensors without their "wrapped
-    // number" flag, which changes type promotion (int tensor + 1.5 would become float64).
+    // (The archive keeps no "wrapped number" flag on traced Python numbers at all: prepare()
+    // restores them, see unwrap_number_constants.)
     if (!lazy_weights::enabled()) return torch::jit::load(path);
     auto reader = std::make_shared<lazy_weights::Reader>(path);
     lazy_weights::LoadScope large_records_stay_in_the_file;

@@ -15,11 +15,51 @@
 
 namespace t2o::core {
 
+namespace {
+
+// A traced Python number (int_tensor + 1.5) is recorded as a 0-d tensor constant that was a
+// "wrapped number" (it does not raise the tensor's dtype within its category); the archive keeps
+// no such flag, so libtorch's interpreter would compute float64. PyTorch's own graph executor
+// turns these constants back into numbers for add/sub/mul/div (the ops whose Python bindings wrap
+// numbers), which is what running the loaded model in PyTorch gives: do the same, nested blocks
+// included, so the example run and the packs see a Python number. Runs on every method before
+// freezing.
+void unwrap_number_constants(torch::jit::Block* block) {
+  static const char* const schemas[] = {
+      "aten::add(Tensor self, Tensor other, *, Scalar alpha) -> Tensor",
+      "aten::sub(Tensor self, Tensor other, *, Scalar alpha) -> Tensor",
+      "aten::mul(Tensor self, Tensor other) -> Tensor",
+      "aten::div(Tensor self, Tensor other) -> Tensor",
+  };
+  for (auto it = block->nodes().begin(); it != block->nodes().end(); ++it) {
+    torch::jit::Node* node = *it;
+    for (auto* b : node->blocks()) unwrap_number_constants(b);
+    bool matches = false;
+    for (const char* schema : schemas) matches = matches || node->matches(schema);
+    if (!matches) continue;
+    auto other = node->get<at::Tensor>(c10::Symbol::attr("other"));
+    if (!other || other->dim() != 0 || !other->device().is_cpu()) continue;
+    auto* graph = node->owningGraph();
+    torch::jit::WithInsertPoint here(node);
+    std::vector<torch::jit::Value*> inputs = node->inputs().vec();
+    inputs[1] = graph->insertConstant(other->item());
+    auto* replacement = graph->insertNode(graph->create(node->kind(), inputs));
+    replacement->copyMetadata(node);
+    replacement->output()->copyMetadata(node->output());
+    node->output()->replaceAllUsesWith(replacement->output());
+  }
+}
+
+}  // namespace
+
 PreparedModel prepare(torch::jit::Module module, const std::string& path) {
   PreparedModel out;
   if (!module.find_method("forward")) throw ExportError(path + ": the module has no forward() method");
   try {
     module.eval();
+    // Before freezing: its constant propagation would fold them as tensors.
+    for (const auto& submodule : module.modules())
+      for (const auto& method : submodule.get_methods()) unwrap_number_constants(method.graph()->block());
     unfuse_fake_quantizers(module);
     // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
     out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);

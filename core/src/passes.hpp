@@ -1,6 +1,8 @@
 // Every graph pass of a conversion, named and ordered in one place.
 //
 // prepare() — the type-independent passes, in this order:
+//   0. unwrap_number_constants  traced Python numbers (0-d tensor constants) become numbers again,
+//                               as PyTorch's executor does, so they promote as Python numbers
 //   1. eval + freeze            module attributes become constants (weights, flags); QAT's fused
 //                               fake quantizers unfused first (quantized_params.cpp)
 //   2. inline                   one graph for forward(), calls inlined

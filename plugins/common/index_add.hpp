@@ -26,7 +26,10 @@ inline void index_scatter_symbolic(Ctx& ctx, bool add) {
   if (index.rank() > 1) fail(k + ": index must be 0-d or 1-D");
   t2o_dtype dt = x.dtype();
   Value src = to_dtype(ctx, source, dt);
-  if (r == 0) {  // a 0-d self: the single element is replaced (or increased)
+  if (r == 0) {  // a 0-d self: the single element is increased by every source value (or replaced by the last)
+    if (source.rank() > 0)
+      src = add ? reduce(ctx, "ReduceSum", src, {}, false)
+                : ctx.op("Gather", {ctx.op("Reshape", {src, ctx.const_i64({-1})}), ctx.scalar_i64(-1)}, {Attr::i("axis", 0)});
     return ctx.set_output(0, add ? ctx.op("Add", {x, src}) : src);
   }
   if (source.rank() == 0) src = unsqueeze(ctx, src, {0});

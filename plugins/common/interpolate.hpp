@@ -152,23 +152,33 @@ inline Value nearest_by_gather(Ctx& ctx, const Interp& I, bool exact) {
   return y;
 }
 
-// Linear (1-D) / bilinear (2-D) resampling as MatMul with PyTorch's interpolation matrices on the
-// last two axes: exact at every opset, needs static spatial dims (invalid Value otherwise).
+// Linear (1-D) / bilinear (2-D) / trilinear (3-D) resampling as MatMul with PyTorch's
+// interpolation matrices, one spatial axis at a time (the depth axis of 3-D swapped to the last
+// place and back): exact at every opset, needs static spatial dims (invalid Value otherwise).
 inline Value linear_by_matmul(Ctx& ctx, const Interp& I) {
   std::vector<int64_t> in = in_lengths(I), out = static_out_lengths(I);
-  if (out.empty() || I.n > 2) return Value();
+  if (out.empty() || I.n > 3) return Value();
   for (auto d : in)
     if (d < 0) return Value();
   t2o_dtype dt = I.x.dtype();
   Value y = ctx.as_onnx(I.x);
+  const int64_t rank = 2 + (int64_t)I.n;
   for (size_t i = 0; i < I.n; ++i) {
     std::vector<double> w = linear_matrix(in[i], out[i], scale_of(I, i), I.align_corners);
     bool last = i + 1 == I.n;
+    std::vector<int64_t> swap;  // the axis exchanged with the last one (self-inverse)
+    if (i + 2 < I.n) {
+      for (int64_t a = 0; a < rank; ++a) swap.push_back(a);
+      std::swap(swap[(size_t)spatial_axis(I, i)], swap.back());
+      y = ctx.op("Transpose", {y}, {Attr::ints("perm", swap)});
+      last = true;
+    }
     if (last) {  // y (..., in) @ W^T (in, out)
       std::vector<double> wt((size_t)(in[i] * out[i]));
       for (int64_t o = 0; o < out[i]; ++o)
         for (int64_t k = 0; k < in[i]; ++k) wt[(size_t)(k * out[i] + o)] = w[(size_t)(o * in[i] + k)];
       y = ctx.op("MatMul", {y, float_table(ctx, {in[i], out[i]}, wt, dt)});
+      if (!swap.empty()) y = ctx.op("Transpose", {y}, {Attr::ints("perm", swap)});
     } else {  // W (out, in) @ y (..., in, L)
       y = ctx.op("MatMul", {float_table(ctx, {out[i], in[i]}, w, dt), y});
     }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "promote.hpp"
 #include "reduce.hpp"
 
 namespace t2o {
@@ -47,7 +48,7 @@ inline void max_min(Ctx& ctx, bool is_max) {
   if (ctx.num_inputs() == 2 && ctx.input(1).is_tensor()) {
     // Binary: both operands in the promoted (output) dtype. Max/Min take integer types only from
     // opset 12: before that integers are compared with Greater/Less + Where (exact, no NaN there).
-    t2o_dtype out = output_dtype(ctx, 0, dt);
+    t2o_dtype out = result_type({x, ctx.input(1)});
     Value a = to_dtype(ctx, x, out), b = to_dtype(ctx, ctx.input(1), out);
     if (out == T2O_DTYPE_BOOL) return ctx.set_output(0, ctx.op(is_max ? "Or" : "And", {a, b}));
     if (is_float_dtype(out) || ctx.opset() >= 12) return ctx.set_output(0, ctx.op(is_max ? "Max" : "Min", {a, b}));

@@ -1,5 +1,12 @@
-// PyTorch's type promotion (torch.result_type) for ops whose output dtype does not tell the
-// operands' common dtype (comparisons return bool, where/clamp may see mixed operands).
+// PyTorch's type promotion (torch.promote_types, torch.result_type), implemented once for every
+// pack: arithmetic, comparisons, where, clamp, ... compute in result_type(operands).
+//
+// result_type keeps three running results, as c10's ResultTypeState does: tensors with dims,
+// 0-d tensors, and wrapped numbers (Python scalars: bool, int, float, complex). A 0-d tensor or a
+// number changes the result only when its category (bool < int < float < complex) is higher
+// than the dimensioned tensors'; a number then stands for the default dtype of its category
+// (int64, float32, complex64). tests/unit/test_promote.cpp checks both functions against a table
+// made with torch.result_type.
 // Header-only, SDK only.
 #ifndef TORCH2ONNX_PACK_COMMON_PROMOTE_HPP
 #define TORCH2ONNX_PACK_COMMON_PROMOTE_HPP
@@ -14,10 +21,11 @@
 namespace t2o {
 namespace pack {
 
-// 0 bool, 1 integer, 2 floating point (complex is not handled by the packs).
+// 0 bool, 1 integer, 2 floating point, 3 complex.
 inline int dtype_category(t2o_dtype d) {
   if (d == T2O_DTYPE_BOOL) return 0;
-  if (is_float_dtype(d)) return 2;
+  if (d == T2O_DTYPE_COMPLEX64 || d == T2O_DTYPE_COMPLEX128) return 3;
+  if (d == T2O_DTYPE_FLOAT16 || d == T2O_DTYPE_BFLOAT16 || d == T2O_DTYPE_FLOAT || d == T2O_DTYPE_DOUBLE) return 2;
   return 1;
 }
 
@@ -26,15 +34,24 @@ inline int dtype_bits(t2o_dtype d) {
     case T2O_DTYPE_BOOL: case T2O_DTYPE_UINT8: case T2O_DTYPE_INT8: return 8;
     case T2O_DTYPE_INT16: case T2O_DTYPE_UINT16: case T2O_DTYPE_FLOAT16: case T2O_DTYPE_BFLOAT16: return 16;
     case T2O_DTYPE_INT32: case T2O_DTYPE_UINT32: case T2O_DTYPE_FLOAT: return 32;
-    default: return 64;
+    case T2O_DTYPE_COMPLEX128: return 128;
+    default: return 64;  // int64, uint64, double, complex64
   }
 }
 
-// torch.promote_types for two dtypes.
+// The complex dtype whose parts have float dtype f (float16 has no ONNX complex twin: complex64).
+inline t2o_dtype complex_of(t2o_dtype f) { return f == T2O_DTYPE_DOUBLE ? T2O_DTYPE_COMPLEX128 : T2O_DTYPE_COMPLEX64; }
+
+// torch.promote_types for two dtypes (UNDEFINED is skipped).
 inline t2o_dtype promote_types(t2o_dtype a, t2o_dtype b) {
   if (a == b || b == T2O_DTYPE_UNDEFINED) return a;
   if (a == T2O_DTYPE_UNDEFINED) return b;
   int ca = dtype_category(a), cb = dtype_category(b);
+  if (ca == 3 || cb == 3) {
+    // complex with a double (or complex128) keeps double precision.
+    bool wide = a == T2O_DTYPE_COMPLEX128 || b == T2O_DTYPE_COMPLEX128 || a == T2O_DTYPE_DOUBLE || b == T2O_DTYPE_DOUBLE;
+    return wide ? T2O_DTYPE_COMPLEX128 : T2O_DTYPE_COMPLEX64;
+  }
   if (ca != cb) return ca > cb ? a : b;
   if ((a == T2O_DTYPE_FLOAT16 && b == T2O_DTYPE_BFLOAT16) || (a == T2O_DTYPE_BFLOAT16 && b == T2O_DTYPE_FLOAT16))
     return T2O_DTYPE_FLOAT;
@@ -45,31 +62,68 @@ inline t2o_dtype promote_types(t2o_dtype a, t2o_dtype b) {
   return dtype_bits(a) >= dtype_bits(b) ? a : b;
 }
 
-// torch.result_type over operands (tensors, 0-d tensors, Python numbers; None is skipped).
-// Tensors with dims win; a 0-d tensor or a number only changes the result when its category
-// (bool < int < float) is higher, and a number then gives the default dtype (int64 / float32).
-inline t2o_dtype result_type(const std::vector<Value>& operands) {
-  t2o_dtype dim_t = T2O_DTYPE_UNDEFINED, zero_t = T2O_DTYPE_UNDEFINED, num_t = T2O_DTYPE_UNDEFINED;
-  for (const Value& v : operands) {
-    if (!v.valid() || v.is_none()) continue;
-    t2o_kind k = v.kind();
-    if (k == T2O_KIND_TENSOR) {
-      if (v.rank() == 0) zero_t = promote_types(zero_t, v.dtype());
-      else dim_t = promote_types(dim_t, v.dtype());
-    } else if (k == T2O_KIND_INT) {
-      num_t = promote_types(num_t, T2O_DTYPE_INT64);
-    } else if (k == T2O_KIND_BOOL) {
-      num_t = promote_types(num_t, T2O_DTYPE_BOOL);
-    } else if (k == T2O_KIND_FLOAT) {
-      num_t = promote_types(num_t, T2O_DTYPE_FLOAT);
-    }
+// How an operand takes part in promotion.
+enum class Operand { Tensor, ZeroDim, Number };
+
+// c10's combine_categories: `higher` (a higher-priority state) against `lower`.
+inline t2o_dtype combine_categories(t2o_dtype higher, t2o_dtype lower) {
+  if (higher == T2O_DTYPE_UNDEFINED) return lower;
+  if (lower == T2O_DTYPE_UNDEFINED) return higher;
+  int ch = dtype_category(higher), cl = dtype_category(lower);
+  if (ch == 3) return higher;
+  if (cl == 3) return ch == 2 ? complex_of(higher) : lower;
+  if (ch == 2) return higher;
+  if (higher == T2O_DTYPE_BOOL || cl == 2) return promote_types(higher, lower);
+  return higher;
+}
+
+// The dtype a Python number of `dtype`'s category stands for (torch's defaults).
+inline t2o_dtype number_dtype(t2o_dtype dtype) {
+  switch (dtype_category(dtype)) {
+    case 0: return T2O_DTYPE_BOOL;
+    case 1: return T2O_DTYPE_INT64;
+    case 2: return T2O_DTYPE_FLOAT;
+    default: return T2O_DTYPE_COMPLEX64;
   }
-  t2o_dtype r = dim_t;
-  if (zero_t != T2O_DTYPE_UNDEFINED && (r == T2O_DTYPE_UNDEFINED || dtype_category(zero_t) > dtype_category(r)))
-    r = zero_t;
-  if (num_t != T2O_DTYPE_UNDEFINED && (r == T2O_DTYPE_UNDEFINED || dtype_category(num_t) > dtype_category(r)))
-    r = num_t;
-  return r;
+}
+
+// torch.result_type over (form, dtype) operands; for a Number, dtype names its category.
+inline t2o_dtype result_type(const std::vector<std::pair<Operand, t2o_dtype>>& operands) {
+  t2o_dtype dim_t = T2O_DTYPE_UNDEFINED, zero_t = T2O_DTYPE_UNDEFINED, num_t = T2O_DTYPE_UNDEFINED;
+  for (const auto& [form, dtype] : operands) {
+    if (dtype == T2O_DTYPE_UNDEFINED) continue;
+    if (form == Operand::Tensor) dim_t = promote_types(dim_t, dtype);
+    else if (form == Operand::ZeroDim) zero_t = promote_types(zero_t, dtype);
+    else num_t = promote_types(num_t, number_dtype(dtype));
+  }
+  return combine_categories(dim_t, combine_categories(zero_t, num_t));
+}
+
+// How a TorchScript value takes part: tensors by rank, numbers (int/float/bool, constant or
+// computed at run time) as wrapped numbers. UNDEFINED for None and non-numbers.
+inline std::pair<Operand, t2o_dtype> operand_of(const Value& v) {
+  if (!v.valid()) return {Operand::Number, T2O_DTYPE_UNDEFINED};
+  switch (v.kind()) {
+    case T2O_KIND_TENSOR: return {v.rank() == 0 ? Operand::ZeroDim : Operand::Tensor, v.dtype()};
+    case T2O_KIND_INT: return {Operand::Number, T2O_DTYPE_INT64};
+    case T2O_KIND_BOOL: return {Operand::Number, T2O_DTYPE_BOOL};
+    case T2O_KIND_FLOAT: return {Operand::Number, T2O_DTYPE_FLOAT};
+    default: return {Operand::Number, T2O_DTYPE_UNDEFINED};
+  }
+}
+
+// torch.result_type over TorchScript values (tensors, 0-d tensors, Python numbers; None skipped).
+inline t2o_dtype result_type(const std::vector<Value>& values) {
+  std::vector<std::pair<Operand, t2o_dtype>> operands;
+  for (const Value& v : values) operands.push_back(operand_of(v));
+  return result_type(operands);
+}
+
+// The dtype of ops that give floats for bool/int operands (true division, float functions): the
+// result type, or the default float dtype (float32) when that is bool or an integer.
+inline t2o_dtype float_result_type(const std::vector<Value>& values) {
+  t2o_dtype t = result_type(values);
+  return dtype_category(t) < 2 ? T2O_DTYPE_FLOAT : t;
 }
 
 }  // namespace pack

@@ -167,6 +167,33 @@ inline void unsqueeze_symbolic(Ctx& ctx, bool input_form) {
   ctx.set_output(0, unsqueeze_form(ctx, x, {a}, input_form));
 }
 
+// chunk(x, n, axis) on a dynamic axis of length D: n parts, n - 1 of ceil(D / n) and the rest
+// (as torch.onnx: PyTorch gives fewer parts for the D where ceil(D / ceil(D / n)) < n, where a
+// graph unpacking n parts fails in PyTorch too). Split with a run-time sizes input from 13;
+// Slices with run-time bounds at 10-12; opset 9's Slice takes constant bounds only.
+inline std::vector<Value> dynamic_chunks(Ctx& ctx, const Value& x, int64_t axis, int64_t n, bool input_form) {
+  if (n <= 0) fail(ctx.kind() + ": chunks=" + std::to_string(n) + " must be positive");
+  if (n == 1) return {x};
+  if (!input_form && ctx.opset() < 10)
+    unsupported(ctx.kind() + ": chunks of dynamic axis " + std::to_string(axis) + " need opset >= 10 (Slice with run-time bounds)");
+  Value length = dims_tensor(ctx, x, {axis});  // [D]
+  Value step = ctx.op("Div", {ctx.op("Add", {length, ctx.const_i64({n - 1})}), ctx.const_i64({n})});
+  if (input_form) {
+    Value rest = ctx.op("Sub", {length, ctx.op("Mul", {step, ctx.const_i64({n - 1})})});
+    std::vector<Value> sizes((size_t)(n - 1), step);
+    sizes.push_back(rest);
+    Value split = ctx.op("Concat", sizes, {Attr::i("axis", 0)});
+    return ctx.op_n("Split", {x, split}, (int32_t)n, {Attr::i("axis", axis)});
+  }
+  std::vector<Value> parts;
+  for (int64_t i = 0; i < n; ++i) {
+    Value start = ctx.op("Mul", {step, ctx.const_i64({i})});
+    Value end = i + 1 < n ? ctx.op("Mul", {step, ctx.const_i64({i + 1})}) : ctx.const_i64({std::numeric_limits<int64_t>::max()});
+    parts.push_back(ctx.op("Slice", {x, start, end, ctx.const_i64({axis})}));
+  }
+  return parts;
+}
+
 // The split family: aten::split(self, int split_size | int[] sizes, dim),
 // split_with_sizes(self, int[] sizes, dim), chunk(self, int chunks, dim), unbind(self, dim), and
 // their unsafe_ variants. Result: a list (ListUnpack / __getitem__ take it apart).
@@ -187,6 +214,7 @@ inline void split_symbolic(Ctx& ctx, bool input_form) {
     if (!all_const(s)) unsupported(k + ": argument 'split_sizes' computed at run time");
     sizes = s.to_ints();
   } else {
+    if (D < 0 && chunk) return ctx.set_output(0, ctx.make_list(dynamic_chunks(ctx, x, axis, ctx.input(1).to_int(), input_form)));
     if (D < 0)
       unsupported(k + ": splitting dynamic axis " + std::to_string(axis) +
                   " into equal parts (the number of results depends on its size)");

@@ -135,6 +135,8 @@ void prelu(Ctx& ctx) {
     for (int32_t i = 1; i < r - 1; ++i) axes.push_back(i);
     w = unsqueeze(ctx, w, axes);
   }
+  // PRelu broadcasts the slope into x's shape: a 1-element slope would make a 0-d x 1-D.
+  if (r == 0 && w.rank() != 0) w = ctx.op("Reshape", {w, ctx.const_i64({})});
   ctx.set_output(0, ctx.op("PRelu", {x, w}));
 }
 
@@ -177,12 +179,18 @@ T2O_SYMBOLIC("aten::tanh_", 9) { float_unary(ctx, "Tanh"); }
 T2O_SYMBOLIC("aten::leaky_relu", 9) { leaky_relu(ctx); }
 T2O_SYMBOLIC("aten::leaky_relu_", 9) { leaky_relu(ctx); }
 // rrelu(self, lower=1/8, upper=1/3, training=False, generator): in eval mode a leaky relu with
-// slope (lower + upper) / 2; training mode draws random slopes (refused).
+// slope (lower + upper) / 2; in training mode each element draws its slope from U(lower, upper):
+// PRelu with a RandomUniformLike slope tensor.
 T2O_SYMBOLIC("aten::rrelu", 9) {
-  if (ctx.num_inputs() > 3 && ctx.input(3).is_const() && ctx.input(3).to_bool())
-    unsupported("aten::rrelu: training=True (random slopes)");
   double lower = ctx.num_inputs() > 1 ? const_number(ctx, 1, "lower") : 1.0 / 8;
   double upper = ctx.num_inputs() > 2 ? const_number(ctx, 2, "upper") : 1.0 / 3;
+  if (ctx.num_inputs() > 3 && !ctx.input(3).is_const()) unsupported("aten::rrelu: argument 'training' computed at run time");
+  if (ctx.num_inputs() > 3 && ctx.input(3).to_bool()) {
+    if (ctx.num_inputs() > 4 && !ctx.input(4).is_none()) unsupported("aten::rrelu: argument 'generator'");
+    Value x = ctx.input(0);
+    Value slopes = ctx.op("RandomUniformLike", {x}, {Attr::i("dtype", x.dtype()), Attr::f("low", lower), Attr::f("high", upper)});
+    return ctx.set_output(0, ctx.op("PRelu", {x, slopes}));
+  }
   unary(ctx, "LeakyRelu", {Attr::f("alpha", (lower + upper) / 2)});
 }
 T2O_SYMBOLIC("aten::elu", 9) { elu(ctx); }

@@ -3,13 +3,14 @@
 // aten::fmod, aten::pow, aten::float_power, and the int/float scalar overloads (add.int, mul.float,
 // ...) used by scripted shape arithmetic.
 //
-// Type promotion: operands are converted to the TorchScript output's dtype (known from the example
-// run), which implements PyTorch's rules (tensor dtype wins over a Python scalar, int tensor +
-// float scalar -> float, int / int -> float for true division).
+// Type promotion: operands are converted to torch.result_type of the operands (common/promote.hpp:
+// a Python number does not raise a tensor's dtype within its category; int / int -> float32 for
+// true division); in-place forms then cast the result to self's dtype, as PyTorch does.
 #include <torch2onnx/plugin.hpp>
 
 #include <cmath>
 
+#include "common/promote.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -92,9 +93,6 @@ void binary(Ctx& ctx, Bin op, bool reverse = false) {
   }
   if (is_scalar_kind(a.kind()) && is_scalar_kind(b.kind())) return scalar_binary(ctx, op, a, b);
 
-  t2o_dtype in_dt = a.kind() == T2O_KIND_TENSOR ? a.dtype() : b.dtype();
-  t2o_dtype dt = output_dtype(ctx, 0, in_dt);
-
   // div's rounding_mode (div.Tensor_mode / div.Scalar_mode): None, "trunc" or "floor".
   std::string mode;
   if (op == Bin::Div && ctx.num_inputs() > 2 && ctx.input(2).kind() == T2O_KIND_STRING) {
@@ -102,10 +100,11 @@ void binary(Ctx& ctx, Bin op, bool reverse = false) {
     if (mode != "trunc" && mode != "floor") unsupported(ctx.kind() + ": rounding_mode='" + mode + "'");
   }
   if (op == Bin::FloorDiv) mode = "floor";
+  t2o_dtype dt = op == Bin::Div && mode.empty() ? float_result_type({a, b}) : result_type({a, b});
+  const t2o_dtype out_dt = output_dtype(ctx, 0, dt);  // self's dtype for the in-place forms
 
   // Add/Sub/Mul/Div take 8/16-bit integers only from 14: compute in int32 and cast back (wraps
   // around as PyTorch does).
-  t2o_dtype out_dt = dt;
   if ((dt == T2O_DTYPE_UINT8 || dt == T2O_DTYPE_INT8 || dt == T2O_DTYPE_INT16) && ctx.opset() < 14) dt = T2O_DTYPE_INT32;
   Value ta = to_dtype(ctx, a, dt), tb = to_dtype(ctx, b, dt);
   // alpha (add/sub/rsub): scales `other`.
@@ -190,8 +189,10 @@ void remainder(Ctx& ctx, bool c_fmod) {
     if (!c_fmod && r != 0 && ((r < 0) != (y < 0))) r += y;
     return ctx.set_output(0, ctx.make_float(r));
   }
-  t2o_dtype dt = output_dtype(ctx, 0, a.kind() == T2O_KIND_TENSOR ? a.dtype() : b.dtype());
-  ctx.set_output(0, remainder_t(ctx, to_dtype(ctx, a, dt), to_dtype(ctx, b, dt), dt, c_fmod));
+  t2o_dtype dt = result_type({a, b});
+  Value y = remainder_t(ctx, to_dtype(ctx, a, dt), to_dtype(ctx, b, dt), dt, c_fmod);
+  t2o_dtype out_dt = output_dtype(ctx, 0, dt);
+  ctx.set_output(0, out_dt == dt ? y : ctx.op("Cast", {y}, {Attr::i("to", out_dt)}));
 }
 
 int64_t ipow(int64_t b, int64_t e) {
@@ -202,7 +203,7 @@ int64_t ipow(int64_t b, int64_t e) {
 
 // pow: Tensor^Tensor, Tensor^Scalar, Scalar^Tensor, and Python numbers. ONNX Pow takes integer
 // operands from 12; before, integer powers are computed in double and cast back.
-void pow(Ctx& ctx) {
+void pow(Ctx& ctx, bool float_power = false) {
   Value a = ctx.input(0), b = ctx.input(1);
   if (is_scalar_kind(a.kind()) && is_scalar_kind(b.kind())) {
     if (!(a.is_const() && b.is_const())) unsupported(ctx.kind() + ": run-time Python numbers");
@@ -211,7 +212,8 @@ void pow(Ctx& ctx) {
       return ctx.set_output(0, ctx.make_int(ipow(a.to_int(), b.to_int())));
     return ctx.set_output(0, ctx.make_float(std::pow(a.to_float(), b.to_float())));
   }
-  t2o_dtype dt = output_dtype(ctx, 0, a.kind() == T2O_KIND_TENSOR ? a.dtype() : b.dtype());
+  // float_power computes in double; pow in the operands' result type (self's dtype in place).
+  t2o_dtype dt = float_power ? T2O_DTYPE_DOUBLE : result_type({a, b});
   if (dt == T2O_DTYPE_BOOL) unsupported(ctx.kind() + ": pow on bool tensors");
   // Common exponents: x^1, x^2 stay exact and cheap.
   if (b.kind() != T2O_KIND_TENSOR && b.is_const() && a.kind() == T2O_KIND_TENSOR) {
@@ -223,7 +225,8 @@ void pow(Ctx& ctx) {
   t2o_dtype work = dt;
   if (!is_float_dtype(dt) && ctx.opset() < 12) work = T2O_DTYPE_DOUBLE;
   Value y = ctx.op("Pow", {to_dtype(ctx, a, work), to_dtype(ctx, b, work)});
-  if (work != dt) y = ctx.op("Cast", {y}, {Attr::i("to", dt)});
+  t2o_dtype out_dt = output_dtype(ctx, 0, dt);
+  if (work != out_dt) y = ctx.op("Cast", {y}, {Attr::i("to", out_dt)});
   ctx.set_output(0, y);
 }
 
@@ -259,4 +262,4 @@ T2O_SYMBOLIC("aten::fmod", 9) { remainder(ctx, true); }
 T2O_SYMBOLIC("aten::fmod_", 9) { remainder(ctx, true); }
 T2O_SYMBOLIC("aten::pow", 9) { pow(ctx); }
 T2O_SYMBOLIC("aten::pow_", 9) { pow(ctx); }
-T2O_SYMBOLIC("aten::float_power", 9) { pow(ctx); }  // output dtype is float64
+T2O_SYMBOLIC("aten::float_power", 9) { pow(ctx, true); }  // output dtype is float64

@@ -1,12 +1,13 @@
 // Elementwise functions of two or three tensors that ONNX lacks, composed from basic ops:
 // aten::atan2, hypot, logaddexp, logaddexp2, xlogy, heaviside, copysign, signbit, addcmul,
-// addcdiv, lerp. Operands are cast to the TorchScript output's dtype (PyTorch's promotion; integer
-// operands of float functions give float32).
+// addcdiv, lerp. Operands are cast to their torch.result_type (common/promote.hpp; integer operands
+// of float functions give float32), the result to the output's dtype (self's, in place).
 // Float equality (Equal) needs opset 11: below, a == b is written as not(a < b or a > b).
 #include <torch2onnx/plugin.hpp>
 
 #include <cmath>
 
+#include "common/promote.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -21,12 +22,16 @@ Value equal(Ctx& ctx, const Value& a, const Value& b, t2o_dtype dt) {
   return ctx.op("Not", {ctx.op("Or", {ctx.op("Less", {a, b}), ctx.op("Greater", {a, b})})});
 }
 
-// The output's dtype; `float_result`: a floating type even for integer operands.
+// The dtype the first two operands compute in; `float_result`: a floating type even for integers.
 t2o_dtype result_dtype(Ctx& ctx, bool float_result) {
-  t2o_dtype in = ctx.input(0).kind() == T2O_KIND_TENSOR ? ctx.input(0).dtype() : ctx.input(1).dtype();
-  t2o_dtype dt = output_dtype(ctx, 0, in);
-  if (float_result && !is_float_dtype(dt)) dt = T2O_DTYPE_FLOAT;
-  return dt;
+  std::vector<Value> operands{ctx.input(0), ctx.input(1)};
+  return float_result ? float_result_type(operands) : result_type(operands);
+}
+
+// y in the TorchScript output's dtype (in-place forms keep self's).
+Value as_output_dtype(Ctx& ctx, const Value& y, t2o_dtype dt) {
+  t2o_dtype out = output_dtype(ctx, 0, dt);
+  return out == dt ? y : ctx.op("Cast", {y}, {Attr::i("to", out)});
 }
 
 // f(a, b) on the first two inputs cast to the output dtype.
@@ -34,7 +39,7 @@ template <typename Fn>
 void binary_float(Ctx& ctx, Fn body) {
   t2o_dtype dt = result_dtype(ctx, true);
   Value a = to_dtype(ctx, ctx.input(0), dt), b = to_dtype(ctx, ctx.input(1), dt);
-  ctx.set_output(0, body(a, b, dt));
+  ctx.set_output(0, as_output_dtype(ctx, body(a, b, dt), dt));
 }
 
 // signbit of a float tensor: x < 0, or -0 (whose reciprocal is -inf).
@@ -137,7 +142,7 @@ T2O_SYMBOLIC("aten::signbit", 9) {
 // addcmul(self, t1, t2, value=1) = self + value * t1 * t2; addcdiv: self + value * t1 / t2.
 namespace {
 void addc(Ctx& ctx, const char* op_type) {
-  t2o_dtype dt = output_dtype(ctx, 0, ctx.input(0).dtype());
+  t2o_dtype dt = result_type({ctx.input(0), ctx.input(1), ctx.input(2)});
   Value self = to_dtype(ctx, ctx.input(0), dt);
   Value prod = ctx.op(op_type, {to_dtype(ctx, ctx.input(1), dt), to_dtype(ctx, ctx.input(2), dt)});
   Value value = opt_input(ctx, 3);
@@ -145,7 +150,7 @@ void addc(Ctx& ctx, const char* op_type) {
     if (!value.is_const()) unsupported(ctx.kind() + ": argument 'value' must be constant");
     if (value.to_float() != 1.0) prod = ctx.op("Mul", {prod, to_dtype(ctx, value, dt)});
   }
-  ctx.set_output(0, ctx.op("Add", {self, prod}));
+  ctx.set_output(0, as_output_dtype(ctx, ctx.op("Add", {self, prod}), dt));
 }
 }  // namespace
 T2O_SYMBOLIC("aten::addcmul", 9) { addc(ctx, "Mul"); }
@@ -153,8 +158,8 @@ T2O_SYMBOLIC("aten::addcdiv", 9) { addc(ctx, "Div"); }
 
 // lerp(start, end, weight) = start + weight * (end - start) (weight a number or a tensor).
 T2O_SYMBOLIC("aten::lerp", 9) {
-  t2o_dtype dt = output_dtype(ctx, 0, ctx.input(0).dtype());
+  t2o_dtype dt = result_type({ctx.input(0), ctx.input(1)});
   Value s = to_dtype(ctx, ctx.input(0), dt), e = to_dtype(ctx, ctx.input(1), dt);
   Value w = to_dtype(ctx, ctx.input(2), dt);
-  ctx.set_output(0, ctx.op("Add", {s, ctx.op("Mul", {w, ctx.op("Sub", {e, s})})}));
+  ctx.set_output(0, as_output_dtype(ctx, ctx.op("Add", {s, ctx.op("Mul", {w, ctx.op("Sub", {e, s})})}), dt));
 }

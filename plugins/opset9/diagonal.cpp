@@ -1,6 +1,9 @@
 // aten::diagonal(self, offset=0, dim1=0, dim2=1): dim1 and dim2 move last and are flattened; the
-// diagonal's flat positions (static sizes of dim1/dim2) are gathered into a new last axis, as
-// PyTorch appends it. aten::diag(self, diagonal=0): the diagonal of a 2-D input, or the square
+// diagonal's flat positions are gathered into a new last axis, as PyTorch appends it. With static
+// sizes of dim1/dim2 the positions are a constant; with dynamic ones they are computed at run time:
+// length L = clamp(min(rows, cols - offset) or min(rows + offset, cols), 0), positions
+// (i + max(0, -offset)) * cols + i + max(0, offset) for i < L (i from NonZero of L ones: no Range
+// before opset 11). aten::diag(self, diagonal=0): the diagonal of a 2-D input, or the square
 // matrix with a 1-D input on its main diagonal (other diagonals refused).
 #include <torch2onnx/plugin.hpp>
 
@@ -17,7 +20,6 @@ Value diagonal(Ctx& ctx, const Value& x, int64_t offset, int64_t d1, int64_t d2)
   int64_t r = x.rank();
   if (d1 == d2) fail(ctx.kind() + ": dim1 and dim2 are both " + std::to_string(d1));
   int64_t rows = x.dim((int32_t)d1), cols = x.dim((int32_t)d2);
-  if (rows < 0 || cols < 0) unsupported(ctx.kind() + ": dims " + std::to_string(d1) + " and " + std::to_string(d2) + " must have static sizes");
   std::vector<int64_t> perm;
   for (int64_t i = 0; i < r; ++i)
     if (i != d1 && i != d2) perm.push_back(i);
@@ -25,8 +27,21 @@ Value diagonal(Ctx& ctx, const Value& x, int64_t offset, int64_t d1, int64_t d2)
   perm.push_back(d2);
   Value t = ctx.op("Transpose", {x}, {Attr::ints("perm", perm)});
   std::vector<int64_t> flat_shape((size_t)(r - 2), 0);
-  flat_shape.push_back(rows * cols);
+  flat_shape.push_back(rows >= 0 && cols >= 0 ? rows * cols : -1);
   Value flat = ctx.op("Reshape", {t, ctx.const_i64(flat_shape)});
+  if (rows < 0 || cols < 0) {
+    Value nr = dim_scalar(ctx, x, d1), nc = dim_scalar(ctx, x, d2), off = ctx.scalar_i64(offset);
+    // (Min/Max take int64 only from opset 12: Where of Less)
+    auto smaller = [&](const Value& a, const Value& b) { return ctx.op("Where", {ctx.op("Less", {a, b}), a, b}); };
+    Value len = offset >= 0 ? smaller(nr, ctx.op("Sub", {nc, off})) : smaller(ctx.op("Add", {nr, off}), nc);
+    Value zero = ctx.scalar_i64(0);
+    len = ctx.op("Where", {ctx.op("Less", {len, zero}), zero, len});
+    Value ones = ctx.op("ConstantOfShape", {unsqueeze(ctx, len, {0})}, {Attr::tensor("value", ctx.const_i64({1}))});
+    Value i = ctx.op("Reshape", {ctx.op("NonZero", {ones}), ctx.const_i64({-1})});
+    Value row = ctx.op("Add", {i, ctx.scalar_i64(std::max<int64_t>(0, -offset))});
+    Value pos = ctx.op("Add", {ctx.op("Mul", {row, nc}), ctx.op("Add", {i, ctx.scalar_i64(std::max<int64_t>(0, offset))})});
+    return ctx.op("Gather", {flat, pos}, {Attr::i("axis", r - 2)});
+  }
   std::vector<int64_t> pos;
   for (int64_t i = std::max<int64_t>(0, -offset); i < rows && i + offset < cols; ++i) pos.push_back(i * cols + i + offset);
   if (pos.empty()) unsupported(ctx.kind() + ": an empty diagonal (offset " + std::to_string(offset) + ")");

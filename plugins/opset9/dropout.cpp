@@ -1,29 +1,44 @@
 // aten::dropout, aten::feature_dropout, aten::alpha_dropout, aten::feature_alpha_dropout (+ in-place):
 // identity in inference. (ONNX Dropout's `ratio` became an input at 12; emitting no node avoids it.)
+// aten::dropout with train=True (F.dropout(x, p, training=True)) zeroes each element with
+// probability p and scales the rest by 1 / (1 - p): x * (U[0,1) >= p) / (1 - p), U from
+// RandomUniformLike (a fresh mask each run, as PyTorch draws one). The channel-wise and alpha
+// variants in training mode are refused.
+//
+// dropout(Tensor input, float p, bool train) -> Tensor
 #include <torch2onnx/plugin.hpp>
 
+#include "common/util.hpp"
+
 using namespace t2o;
+using namespace t2o::pack;
 
 namespace {
 
 // (input, p, train)
-void dropout(Ctx& ctx) {
+void dropout(Ctx& ctx, bool elementwise) {
   Value train = ctx.input(2);
   if (!train.is_const()) unsupported(ctx.kind() + ": argument 'train' is computed at run time");
-  if (train.to_bool()) {
-    double p = ctx.input(1).is_const() ? ctx.input(1).to_float() : -1;
-    if (p != 0.0) unsupported(ctx.kind() + ": train=True (export the model in eval())");
-  }
-  ctx.set_output(0, ctx.input(0));
+  double p = ctx.input(1).is_const() ? ctx.input(1).to_float() : -1;
+  if (!train.to_bool() || p == 0.0) return ctx.set_output(0, ctx.input(0));
+  if (!elementwise) unsupported(ctx.kind() + ": train=True (export the model in eval())");
+  if (p < 0) unsupported(ctx.kind() + ": argument 'p' computed at run time with train=True");
+  Value x = ctx.input(0);
+  t2o_dtype dt = x.dtype();
+  if (!is_float_dtype(dt)) fail(ctx.kind() + ": dropout of a non-floating tensor");
+  if (p >= 1.0) return ctx.set_output(0, ctx.op("Mul", {x, ctx.scalar(dt, 0.0)}));
+  Value u = ctx.op("RandomUniformLike", {x}, {Attr::i("dtype", dt)});
+  Value keep = ctx.op("Cast", {ctx.op("Not", {ctx.op("Less", {u, ctx.scalar(dt, p)})})}, {Attr::i("to", dt)});
+  ctx.set_output(0, ctx.op("Mul", {ctx.op("Mul", {x, keep}), ctx.scalar(dt, 1.0 / (1.0 - p))}));
 }
 
 }  // namespace
 
-T2O_SYMBOLIC("aten::dropout", 9) { dropout(ctx); }
-T2O_SYMBOLIC("aten::dropout_", 9) { dropout(ctx); }
-T2O_SYMBOLIC("aten::feature_dropout", 9) { dropout(ctx); }
-T2O_SYMBOLIC("aten::feature_dropout_", 9) { dropout(ctx); }
-T2O_SYMBOLIC("aten::alpha_dropout", 9) { dropout(ctx); }
-T2O_SYMBOLIC("aten::alpha_dropout_", 9) { dropout(ctx); }
-T2O_SYMBOLIC("aten::feature_alpha_dropout", 9) { dropout(ctx); }
-T2O_SYMBOLIC("aten::feature_alpha_dropout_", 9) { dropout(ctx); }
+T2O_SYMBOLIC("aten::dropout", 9) { dropout(ctx, true); }
+T2O_SYMBOLIC("aten::dropout_", 9) { dropout(ctx, true); }
+T2O_SYMBOLIC("aten::feature_dropout", 9) { dropout(ctx, false); }
+T2O_SYMBOLIC("aten::feature_dropout_", 9) { dropout(ctx, false); }
+T2O_SYMBOLIC("aten::alpha_dropout", 9) { dropout(ctx, false); }
+T2O_SYMBOLIC("aten::alpha_dropout_", 9) { dropout(ctx, false); }
+T2O_SYMBOLIC("aten::feature_alpha_dropout", 9) { dropout(ctx, false); }
+T2O_SYMBOLIC("aten::feature_alpha_dropout_", 9) { dropout(ctx, false); }

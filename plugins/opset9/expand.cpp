@@ -23,7 +23,7 @@ T2O_SYMBOLIC("aten::expand", 9) {
       if (!run.empty()) parts.push_back(ctx.const_i64(run)), run.clear();
       parts.push_back(unsqueeze(ctx, as_i64(ctx, item), {0}));
     }
-    if (!run.empty()) parts.push_back(ctx.const_i64(run));
+    if (!run.empty() || parts.empty()) parts.push_back(ctx.const_i64(run));  // size [] keeps a 0-d input 0-d
     shape = parts.size() == 1 ? parts[0] : ctx.op("Concat", parts, {Attr::i("axis", 0)});
   } else {
     // A size tensor: replace -1 at run time.

@@ -1,8 +1,9 @@
 // aten::upsample_nearest{1,2,3}d -> Upsample (opset 9, scales input; see nearest_before_11),
 // aten::upsample_nearest_exact{1,2,3}d -> Gather with PyTorch's index tables (static dims),
-// aten::upsample_linear1d / upsample_bilinear2d -> MatMul with PyTorch's interpolation matrices
-// (static dims): Upsample/Resize before opset 11 only know asymmetric coordinates, which match
-// neither align_corners=True nor PyTorch's half-pixel mapping. Bicubic/trilinear need opset 11.
+// aten::upsample_linear1d / upsample_bilinear2d / upsample_trilinear3d -> MatMul with PyTorch's
+// interpolation matrices (static dims): Upsample/Resize before opset 11 only know asymmetric
+// coordinates, which match neither align_corners=True nor PyTorch's half-pixel mapping. Bicubic
+// needs opset 11.
 #include <torch2onnx/plugin.hpp>
 
 #include "common/interpolate.hpp"
@@ -36,3 +37,4 @@ T2O_SYMBOLIC("aten::_upsample_nearest_exact2d", 9) { nearest_exact(ctx, 2); }
 T2O_SYMBOLIC("aten::_upsample_nearest_exact3d", 9) { nearest_exact(ctx, 3); }
 T2O_SYMBOLIC("aten::upsample_linear1d", 9) { linear(ctx, 1); }
 T2O_SYMBOLIC("aten::upsample_bilinear2d", 9) { linear(ctx, 2); }
+T2O_SYMBOLIC("aten::upsample_trilinear3d", 9) { linear(ctx, 3); }

@@ -69,6 +69,9 @@ def main():
             pt = os.path.join(d, "model.pt")
             ts.save(pt)
             meta = mf.outputs_meta(pt, c.inputs, c.rtol, d, c.method)
+            if c.compare != "values":  # random ops: compared by distribution (tests/ort/compare.js)
+                meta["compare"] = c.compare
+                meta["stat_tol"] = c.stat_tol
             with open(os.path.join(d, "meta.json"), "w") as f:
                 json.dump(meta, f, indent=1)
             # Further input sets: more_K/ holds inputs and PyTorch's outputs in the same format.

@@ -37,7 +37,8 @@ class Fn(torch.nn.Module):
 
 
 class Case:
-    def __init__(self, name, module, inputs, opsets, rtol, method, cli_args, more_inputs=()):
+    def __init__(self, name, module, inputs, opsets, rtol, method, cli_args, compare="values", stat_tol=0.15,
+                 more_inputs=()):
         if method not in ("trace", "script"):
             raise ValueError(f"case {name}: method must be 'trace' or 'script'")
         self.name = name
@@ -48,12 +49,23 @@ class Case:
         self.method = method
         self.cli_args = list(cli_args)
         self.more_inputs = [list(m) for m in more_inputs]
+        if compare not in ("values", "stats"):
+            raise ValueError(f"case {name}: compare must be 'values' or 'stats'")
+        self.compare = compare
+        self.stat_tol = stat_tol
 
 
-def case(name, module, inputs, opsets=DEFAULT_OPSETS, rtol=1e-4, method="trace", cli_args=(), more_inputs=()):
+def case(name, module, inputs, opsets=DEFAULT_OPSETS, rtol=1e-4, method="trace", cli_args=(), compare="values",
+         stat_tol=0.15, more_inputs=()):
     """A single-op test: NAME (unique within the family, [a-z0-9_]), an nn.Module (put in eval mode),
     its example inputs, the opsets to export at, the relative tolerance |a-b| <= rtol*(1+|b|),
-    trace or script, and extra torch2onnx export arguments. MORE_INPUTS: further input lists the
-    exported model also runs on (another branch taken, another trip count; other sizes need
-    --dynamic-axes in CLI_ARGS), each compared with PyTorch's outputs for them."""
-    return Case(name, module, inputs, opsets, rtol, method, cli_args, more_inputs)
+    trace or script, and extra torch2onnx export arguments.
+
+    compare="stats" is for random ops: dtype and shape are compared exactly, values by their
+    distribution (tests/ort/compare.js): mean and standard deviation each within stat_tol times
+    PyTorch's sample standard deviation, and for integer/bool outputs every value within the range
+    PyTorch's sample spans. Give outputs of a few thousand elements.
+
+    MORE_INPUTS: further input lists the exported model also runs on (another branch taken, another
+    trip count; other sizes need --dynamic-axes in CLI_ARGS), each compared with PyTorch's outputs."""
+    return Case(name, module, inputs, opsets, rtol, method, cli_args, compare, stat_tol, more_inputs)

@@ -10,6 +10,9 @@
 // Files are raw little-endian arrays in C order. Inputs are fed BY POSITION (session.inputNames),
 // outputs are read by position (session.outputNames), whatever the graph's names are.
 // Floats pass when |a-b| <= rtol*(1+|b|) elementwise (NaN only matches NaN); integers/bools exactly.
+// With "compare": "stats" (random ops), dtype and shape must match and values are compared by
+// distribution: mean and standard deviation each within stat_tol * (PyTorch sample's std), and for
+// integer/bool outputs every value within [min, max] of PyTorch's sample.
 //
 // Exit codes: 0 all outputs match, 1 mismatch (count, dtype, shape or values),
 //             2 ONNX Runtime failed to load or run the model, 3 usage or fixture error.
@@ -144,6 +147,41 @@ function compareOne(k, name, got, exp, rtol) {
   return bad === 0;
 }
 
+// Random outputs: the two samples' mean and std, and (integers/bools) their range.
+function compareStats(k, name, got, exp, tol) {
+  const label = `output ${k} (${name})`;
+  const gotDtype = ALIASES[got.type] || got.type;
+  const gotShape = Array.from(got.dims, Number);
+  if (gotDtype !== exp.dtype) {
+    console.log(`${label}: FAIL dtype ${gotDtype}, expected ${exp.dtype}`);
+    return false;
+  }
+  if (gotShape.length !== exp.shape.length || gotShape.some((d, i) => d !== exp.shape[i])) {
+    console.log(`${label}: FAIL shape [${gotShape}], expected [${exp.shape}]`);
+    return false;
+  }
+  const kind = DTYPES[exp.dtype][2];
+  const stats = (data) => {
+    let sum = 0, sq = 0, lo = Infinity, hi = -Infinity;
+    for (let i = 0; i < data.length; i++) {
+      const x = toNumber(data[i], kind);
+      sum += x; sq += x * x;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    const n = Math.max(data.length, 1), mean = sum / n;
+    return { mean, std: Math.sqrt(Math.max(sq / n - mean * mean, 0)), lo, hi };
+  };
+  const a = stats(got.data), b = stats(exp.data);
+  const allowed = tol * Math.max(b.std, 1e-6);
+  let ok = Math.abs(a.mean - b.mean) <= allowed && Math.abs(a.std - b.std) <= allowed;
+  if ((kind === 'int' || kind === 'bool') && (a.lo < b.lo || a.hi > b.hi)) ok = false;
+  console.log(`${label}: ${ok ? 'PASS' : 'FAIL'} (distribution) ${exp.dtype}[${exp.shape}] mean ${fmt(a.mean)} vs ` +
+              `${fmt(b.mean)}, std ${fmt(a.std)} vs ${fmt(b.std)}, range [${a.lo}, ${a.hi}] vs [${b.lo}, ${b.hi}], ` +
+              `allowed ${fmt(allowed)}`);
+  return ok;
+}
+
 async function main() {
   const args = process.argv.slice(2);
   if (args.length !== 2) die(EXIT_USAGE, 'usage: node compare.js MODEL.onnx FIXTURE_DIR');
@@ -198,7 +236,10 @@ async function main() {
   const n = Math.min(session.outputNames.length, expected.length);
   for (let k = 0; k < n; k++) {
     const name = session.outputNames[k];
-    if (!compareOne(k, name, results[name], expected[k], rtol)) ok = false;
+    const same = meta.compare === 'stats'
+      ? compareStats(k, name, results[name], expected[k], typeof meta.stat_tol === 'number' ? meta.stat_tol : 0.15)
+      : compareOne(k, name, results[name], expected[k], rtol);
+    if (!same) ok = false;
   }
   console.log(`${ok ? 'PASS' : 'FAIL'}: ${path.basename(modelPath)} vs ${dir} ` +
               `(${n} output(s), run ${ms.toFixed(1)} ms)`);

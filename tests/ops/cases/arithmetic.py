@@ -10,6 +10,11 @@ class ScriptArith(torch.nn.Module):
         return x + 2 * y - 1.5, 3 - i, i // 2, x ** 2, i % 3, torch.pow(2.0, x), x % 0.7, torch.fmod(i, 4)
 
 
+class ScriptNumbers(torch.nn.Module):
+    def forward(self, i):
+        return i - 1.5, i / 2, i * 2, (i > 0) + 1, i.int() * 0.5
+
+
 def f(*shape):
     return torch.randn(*shape)
 
@@ -45,10 +50,21 @@ CASES = [
     case("div_trunc_float", Fn(lambda a, b: torch.div(a, b, rounding_mode="trunc")), [X * 4, Y]),
     case("floor_divide_int", Fn(lambda a: torch.floor_divide(a, J)), [I]),
     case("floor_divide_float", Fn(lambda a, b: a // b), [X * 4, Y]),
-    # int tensor + Python float: see the report (the exporter's example run says float64)
-    # Known host gap (see the closing note of issue 3): libtorch's C++ load drops the "wrapped number"
-    # flag of traced scalar constants, so int_tensor + 1.5 is typed float64 instead of float32.
-    # case("int_plus_float_scalar", Fn(lambda a: a + 1.5), [I]),
+    # Python numbers are "wrapped numbers": they do not raise a tensor's dtype within its category
+    # (traced, they are 0-d double/int64 constants the core turns back into numbers).
+    case("int_plus_float_scalar", Fn(lambda a: a + 1.5), [I]),
+    case("int_div_int_scalar", Fn(lambda a: a / 2), [I]),
+    case("int_mul_float_scalar", Fn(lambda a: a * 0.5 - 2.5), [I.int()]),
+    case("int_float_scalars_script", ScriptNumbers(), [I], method="script"),
+    case("half_plus_float_scalar", Fn(lambda a: (a.half() + 1.5).float()), [X], rtol=1e-3),
+    case("bool_plus_int_scalar", Fn(lambda a: (a > 0) + 2), [X]),
+    case("bool_mul_float_scalar", Fn(lambda a: (a > 0) * 1.5), [X]),
+    case("div_mixed_dtypes", Fn(lambda a, b: a.div(b)), [I.int(), Y.double()]),
+    case("div_int_by_float_tensor", Fn(lambda a, b: a.div(b)), [I, Y]),
+    case("list_items_as_numbers", Fn(lambda a: torch.tensor(a.tolist()[0]) + a.tolist()[1]), [torch.randn(2)]),
+    case("int32_plus_0d_int64", Fn(lambda a, b: a + b), [I.int(), torch.tensor(7)]),
+    case("int8_plus_0d_double", Fn(lambda a, b: a * b), [I.to(torch.int8), torch.tensor(1.5, dtype=torch.float64)],
+         opsets=(9, 14, 17)),
     case("int32_plus_int64", Fn(lambda a, b: a + b), [I.int(), J]),
     case("float_plus_double", Fn(lambda a, b: a * b), [X, Y.double()]),
     case("float_plus_0d_double", Fn(lambda a, b: a + b), [X, torch.tensor(2.5, dtype=torch.float64)]),

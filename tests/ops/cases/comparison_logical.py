@@ -56,3 +56,18 @@ CASES = [
     case("clamp_min_gt_max", Fn(lambda a: torch.clamp(a, 0.5, -0.5)), [X], opsets=(9, 11, 12, 13, 17)),
     case("cmp_script", ScriptCmp(), [X, Y, B], method="script", opsets=ALL),
 ]
+
+
+class WhereNumbers(torch.nn.Module):
+    def forward(self, x, i):
+        return torch.where(x > 0, x, 0.5), torch.where(x > 0, 1.0, x), torch.where(i > 0, i, 2), torch.where(i > 0, 1.5, i)
+
+
+# where with Python numbers (result_type: a number does not raise the tensor's dtype within its
+# category; an int tensor with a float number gives float32), and where(condition) = nonzero rows.
+CASES += [
+    case("where_numbers", WhereNumbers(), [torch.randn(2, 3), torch.randint(-3, 3, (2, 3))]),
+    case("where_numbers_script", WhereNumbers(), [torch.randn(2, 3), torch.randint(-3, 3, (2, 3))], method="script"),
+    case("where_condition_only", Fn(lambda x: torch.where(x > 0)), [torch.randn(3, 4)]),
+    case("where_condition_only_used", Fn(lambda x: torch.where(x > 0)[1] * 2), [torch.randn(3, 4)]),
+]

@@ -57,3 +57,17 @@ CASES = [
     case("full_script", FullScript(), [X], method="script"),
     case("zeros_runtime", ZerosRuntime(), [torch.tensor([1, 2]), X], method="script"),
 ]
+
+
+class ArangeLike(torch.nn.Module):
+    def forward(self, x):
+        return (torch.arange(x.shape[0], dtype=torch.float32, device=x.device) + x,
+                torch.arange(1, 9, 2, dtype=torch.int32, device=x.device), torch.arange(1, 2.5, 0.5),
+                torch.arange(-1.0, 1.0, 0.1, dtype=torch.float64))
+
+
+# arange with dtype/device arguments and float bounds (length ceil((end - start) / step) in double).
+CASES += [
+    case("arange_dtype_device", ArangeLike(), [torch.randn(4)], opsets=(9, 11, 17)),
+    case("arange_dtype_device_script", ArangeLike(), [torch.randn(4)], opsets=(9, 11, 17), method="script"),
+]

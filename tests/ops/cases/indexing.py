@@ -127,3 +127,56 @@ CASES += [
     case("dynamic_mix", DynamicMix(), [torch.randn(3, 6, 6), torch.tensor([0, 2])], opsets=(11, 13, 14, 17),
          cli_args=("--dynamic-axes", "x=0,1,2")),
 ]
+
+
+class IndexCopy0d(torch.nn.Module):
+    def forward(self, x, source):
+        return x.index_copy(0, torch.tensor([0, 0]), source)
+
+
+class IndexSelect0d(torch.nn.Module):
+    def __init__(self, dim=1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x, index):
+        return torch.index_select(x, self.dim, index)
+
+
+class IndexAdd(torch.nn.Module):
+    def __init__(self, dim, index, alpha=1):
+        super().__init__()
+        self.dim, self.index, self.alpha = dim, index, alpha
+
+    def forward(self, x, source):
+        return x.index_add(self.dim, self.index, source, alpha=self.alpha)
+
+
+class IndexAddInput(torch.nn.Module):
+    def forward(self, x, source, index):
+        y = x.clone()
+        y.index_add_(1, index, source)
+        return y
+
+
+# index_add: OneHot + MatMul before 16 (repeated indices summed), ScatterElements(add) from 16.
+IA_OPSETS = (9, 11, 16, 17)
+CASES += [
+    case("index_add_repeated", IndexAdd(0, torch.tensor([0, 2, 0, 0])), [torch.randn(3, 4), torch.randn(4, 4)],
+         opsets=IA_OPSETS),
+    case("index_add_dim1_fewer", IndexAdd(1, torch.tensor([1, 1])), [torch.randn(3, 4), torch.randn(3, 2)],
+         opsets=IA_OPSETS),
+    case("index_add_more_than_dim", IndexAdd(-1, torch.tensor([2, 2, 0, 1, 2, 0]), alpha=2.5),
+         [torch.randn(2, 3), torch.randn(2, 6)], opsets=IA_OPSETS),
+    case("index_add_index_input", IndexAddInput(), [torch.randn(3, 4, 2), torch.randn(3, 5, 2), torch.tensor([0, 3, 3, 1, 0])],
+         opsets=IA_OPSETS),
+    case("index_add_int", IndexAdd(0, torch.tensor([0, 0, 1])), [torch.randint(0, 5, (2, 3)), torch.randint(0, 5, (3, 3))],
+         opsets=IA_OPSETS),
+    case("index_add_int32", IndexAdd(-1, torch.tensor([2, 2, 0])),
+         [torch.randint(0, 5, (2, 3), dtype=torch.int32), torch.randint(0, 5, (2, 3), dtype=torch.int32)], opsets=IA_OPSETS),
+    case("index_add_0d_self", IndexAdd(0, torch.tensor([0, 0])), [torch.tensor(1.0), torch.randn(2)], opsets=IA_OPSETS),
+    case("index_add_0d_index", IndexAdd(1, torch.tensor(1)), [torch.randn(2, 3), torch.randn(2, 1)], opsets=IA_OPSETS),
+    case("index_copy_0d_self", IndexCopy0d(), [torch.tensor(1.0), torch.randn(2)], opsets=IA_OPSETS),
+    case("index_select_0d_index", IndexSelect0d(), [torch.randn(3, 4), torch.tensor(2)]),
+    case("index_select_0d_self", IndexSelect0d(0), [torch.tensor(1.5), torch.tensor(0)]),
+]

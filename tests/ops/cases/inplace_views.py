@@ -180,3 +180,14 @@ CASES = [
     case("scripted_writes", ScriptedWrites(), [_x(5, 4)], method="script"),
     case("scripted_int_writes", ScriptedIntWrites(), [_x(4, 3)], method="script"),
 ]
+
+
+class SliceScatterStep(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.ops.aten.slice_scatter(x, y, 1, 0, 6, 2), torch.ops.aten.slice_scatter(x, y, 1, 1, None, 2)
+
+
+# slice_scatter with steps
+CASES += [
+    case("slice_scatter_steps", SliceScatterStep(), [torch.randn(2, 6), torch.randn(2, 3)], opsets=(9, 11, 13, 17)),
+]

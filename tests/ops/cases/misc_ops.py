@@ -49,3 +49,17 @@ CASES = [
          cli_args=("--dynamic-axes", "x=0,2")),
     case("script", Script(), [f(2, 6), torch.tensor([0, 5, 2])], method="script"),
 ]
+
+
+class Diagonals(torch.nn.Module):
+    def forward(self, x):
+        return x.diagonal(1), x.diagonal(-1, 0, 1), x.diagonal(), x.diagonal(7)
+
+
+# diagonal with offsets on dynamic dims: positions computed at run time (NonZero-made indices).
+CASES += [
+    case("diagonal_dynamic_offsets", Diagonals(), [torch.randn(4, 5)], opsets=(9, 11, 13, 17),
+         cli_args=("--dynamic-axes", "x=0,1")),
+    case("diagonal_dynamic_batched", Fn(lambda x: (x.diagonal(1, 1, 2), x.diagonal(-2, 2, 1))), [torch.randn(2, 4, 5)],
+         opsets=(9, 11, 13, 17), cli_args=("--dynamic-axes", "x=0,1,2")),
+]

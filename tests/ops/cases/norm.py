@@ -75,3 +75,27 @@ CASES = [
     case("instance_norm2d_running", bn(nn.InstanceNorm2d, 4, affine=True, track_running_stats=True),
          [torch.randn(2, 4, 5, 6)]),
 ]
+
+
+class BatchNormTraining(nn.Module):
+    """F.batch_norm with training=True: the batch's statistics (the running ones are not read)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("running_mean", torch.zeros(3))
+        self.register_buffer("running_var", torch.ones(3))
+        self.weight = nn.Parameter(torch.randn(3))
+        self.bias = nn.Parameter(torch.randn(3))
+
+    def forward(self, x):
+        return F.batch_norm(x, self.running_mean.clone(), self.running_var.clone(), self.weight, self.bias,
+                            training=True, eps=1e-3)
+
+
+# Batch statistics: track_running_stats=False modules (in eval too) and training=True.
+CASES += [
+    case("batch_norm_no_running_stats_1d", nn.BatchNorm1d(3, track_running_stats=False, affine=False), [torch.randn(4, 3)]),
+    case("batch_norm_no_running_stats_2d", nn.BatchNorm2d(3, track_running_stats=False), [torch.randn(2, 3, 4, 4)]),
+    case("batch_norm_no_running_stats_3d", nn.BatchNorm3d(3, track_running_stats=False), [torch.randn(2, 3, 2, 3, 4)]),
+    case("batch_norm_training", BatchNormTraining(), [torch.randn(2, 3, 5)]),
+]

@@ -119,3 +119,24 @@ CASES = [
     case("flip", Flip(), [x234], opsets=(9, 10, 13, 17)),
     case("roll", Roll(), [x234], opsets=(9, 10, 13, 17)),
 ]
+
+
+class ChunkDynamic(torch.nn.Module):
+    def forward(self, x):
+        a, b = x.chunk(2, 1)
+        return a.sum(1) + b.sum(1), a
+
+
+class ChunkDynamicScript(torch.nn.Module):
+    def forward(self, x):
+        parts = x.chunk(3, 1)
+        return parts[0].sum(1) + parts[-1].sum(1)
+
+
+# chunk on a dynamic dim: ceil(D / n)-sized parts computed at run time (Split sizes input from 13,
+# Slices at 10-12; opset 9 refuses).
+CASES += [
+    case("chunk_dynamic", ChunkDynamic(), [torch.randn(2, 6)], opsets=(10, 11, 13, 17), cli_args=("--dynamic-axes", "x=1")),
+    case("chunk_dynamic_script", ChunkDynamicScript(), [torch.randn(2, 6)], opsets=(10, 11, 13, 17), method="script",
+         cli_args=("--dynamic-axes", "x=1")),
+]

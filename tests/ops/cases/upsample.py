@@ -64,6 +64,12 @@ CASES = [
     case("bilinear_dynamic_scale", Interp(scale_factor=2, mode="bilinear"), [x2], opsets=NEW, cli_args=DYN),
     case("bicubic_scale", Interp(scale_factor=2, mode="bicubic"), [x2], opsets=NEW),
     case("bicubic_size_align", Interp(size=(8, 9), mode="bicubic", align_corners=True), [x2], opsets=NEW),
-    case("trilinear_scale", Interp(scale_factor=2, mode="trilinear"), [x3], opsets=NEW),
-    case("trilinear_size_align", Interp(size=(5, 3, 7), mode="trilinear", align_corners=True), [x3], opsets=NEW),
+    # half-pixel (align_corners=False) and align_corners=True, 1-D and 3-D: MatMul before 11, Resize after
+    case("trilinear_scale", Interp(scale_factor=2, mode="trilinear"), [x3], opsets=ALL),
+    case("trilinear_size_align", Interp(size=(5, 3, 7), mode="trilinear", align_corners=True), [x3], opsets=ALL),
+    case("trilinear_size", Interp(size=(4, 5, 7), mode="trilinear"), [x3], opsets=ALL),
+    case("trilinear_scale_frac", Interp(scale_factor=(1.5, 0.5, 2.0), mode="trilinear"), [torch.randn(2, 2, 4, 4, 5)],
+         opsets=ALL),
+    case("linear1d_scale_frac", Interp(scale_factor=2.5, mode="linear"), [x1], opsets=ALL),
+    case("linear1d_size_down", Interp(size=3, mode="linear"), [x1], opsets=ALL),
 ]
