@@ -348,6 +348,7 @@ void Converter::record_types() {
     }
   }
 
+  varied = dynamic_run_shapes(options_.dynamic_inputs, specs, shapes, varied);  // --dynamic-input
   // What the export context decides (no autograd, arguments at their defaults) is folded before the
   // run, so the values of the branches it selects are recorded too.
   fold_static_shapes(model_.graph, {});

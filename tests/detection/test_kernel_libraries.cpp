@@ -86,5 +86,22 @@ TEST(KernelLibraries, ClashingRegistrationsAreOneLine) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// deform_conv2d's ONNX form (DeformConv) is new in opset 19: below, export names the opset it needs.
+TEST(TorchvisionPack, DeformConv2dNeedsOpset19) {
+  const fs::path dir = detection_fixture("deform_conv2d");
+  std::ifstream f(dir / "export.json");
+  const auto spec = nlohmann::json::parse(f);
+  const fs::path out = fresh_out_dir() / "deform.onnx";
+  std::vector<std::string> args = {cli().string(), "export", (dir / "model.pt").string(), "-o", out.string(),
+                                   "--opset", "17"};
+  for (const auto& a : spec.at("cli_args")) args.push_back(a.get<std::string>());
+  const RunResult r = run(args);
+  EXPECT_FALSE(r.crashed()) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_NE(r.err.find("torchvision::deform_conv2d"), std::string::npos) << r.describe();
+  EXPECT_NE(r.err.find("needs --opset 19"), std::string::npos) << r.describe();
+  EXPECT_FALSE(fs::exists(out));
+}
+
 }  // namespace
 }  // namespace t2o_e2e
