@@ -13,7 +13,8 @@
 //
 //   Each PyTorch detection, in PyTorch's (descending score) order, is matched to the not yet
 //   matched ONNX Runtime detection with the same label, |score difference| <= 1e-3 + 1e-3*score,
-//   and the highest box IoU, if that IoU is >= 0.99. The matched fraction is
+//   and the highest box IoU, if that IoU is >= 0.99 (boxes whose coordinates all agree within
+//   1e-3*(1+|v|) have IoU 1, also when degenerate). The matched fraction is
 //   matched / max(N_torch, N_ort); the test passes when it is >= MIN_FRACTION (default 0.95) and,
 //   for every matched pair, the other per-detection outputs (masks, keypoints, keypoint scores)
 //   agree within |a-b| <= 1e-3*(1+|b|) for 99.9% of their elements (bilinear resizing of masks
@@ -58,8 +59,12 @@ function iou(a, ai, b, bi) {
   const ih = Math.max(0, Math.min(ay2, by2) - Math.max(ay1, by1));
   const inter = iw * ih;
   const union = (ax2 - ax1) * (ay2 - ay1) + (bx2 - bx1) * (by2 - by1) - inter;
-  if (union <= 0) return ax1 === bx1 && ay1 === by1 && ax2 === bx2 && ay2 === by2 ? 1 : 0;
-  return inter / union;
+  // Random weights give degenerate boxes (zero width or height, IoU undefined): those count as the
+  // same box when every coordinate agrees within 1e-3*(1+|v|).
+  let close = true;
+  for (let k = 0; k < 4; ++k) close = close && Math.abs(a[4 * ai + k] - b[4 * bi + k]) <= 1e-3 * (1 + Math.abs(a[4 * ai + k]));
+  if (close) return 1;
+  return union > 0 ? inter / union : 0;
 }
 
 // Elements i of a per-detection output (first axis = detection).

@@ -54,7 +54,17 @@ def build(name):
         return D.fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None, num_classes=NUM_CLASSES,
                                                        **size)
     if name == "ssdlite320_mobilenet_v3_large":
-        return D.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=NUM_CLASSES)
+        model = D.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=NUM_CLASSES)
+        # SSDlite's own initialisation (convolutions ~ N(0, 0.03)) shrinks the features to ~1e-13, so
+        # every score is exactly 1/NUM_CLASSES: He initialisation keeps them O(1), and a smaller
+        # classification head keeps the scores spread out rather than saturated at 1.
+        for module in model.modules():
+            if isinstance(module, torch.nn.Conv2d):
+                torch.nn.init.kaiming_normal_(module.weight, mode="fan_in")
+        for module in model.head.classification_head.modules():
+            if isinstance(module, torch.nn.Conv2d):
+                torch.nn.init.normal_(module.weight, std=0.03)
+        return model
     if name == "retinanet_resnet18_fpn":
         # Random sigmoid scores sit at the prior (0.01): take every candidate.
         return D.RetinaNet(resnet18_fpn(p6p7=True), NUM_CLASSES, score_thresh=0.0, **size)

@@ -49,6 +49,8 @@ struct Param {
   int opset;
 };
 
+void PrintTo(const Param& p, std::ostream* os) { *os << p.model << " at opset " << p.opset; }
+
 class DetectionModel : public ::testing::TestWithParam<Param> {};
 
 TEST_P(DetectionModel, ExportsAndMatchesTorchAtTwoSizes) {
