@@ -15,9 +15,49 @@ import sys
 import time
 
 
+def _fields(buf, start, end):
+    """(field number, wire type, value start, value end) of each protobuf field in buf[start:end]."""
+    def varint(pos):
+        value, shift = 0, 0
+        while True:
+            b = buf[pos]
+            value |= (b & 0x7F) << shift
+            pos += 1
+            if b < 0x80:
+                return value, pos
+            shift += 7
+
+    pos = start
+    while pos < end:
+        key, pos = varint(pos)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            _, nxt = varint(pos)
+            yield number, wire, pos, nxt
+        elif wire == 2:
+            length, pos = varint(pos)
+            nxt = pos + length
+            yield number, wire, pos, nxt
+        elif wire == 1:
+            nxt = pos + 8
+            yield number, wire, pos, nxt
+        elif wire == 5:
+            nxt = pos + 4
+            yield number, wire, pos, nxt
+        else:
+            raise ValueError(f"wire type {wire}")
+        pos = nxt
+
+
 def onnx_nodes(path):
-    import onnx
-    return len(onnx.load(path, load_external_data=False).graph.node)
+    """Top-level nodes of an ONNX file: ModelProto.graph (field 7) -> GraphProto.node (field 1).
+    (Debian's Python has no onnx module.)"""
+    with open(path, "rb") as f:
+        buf = f.read()
+    for number, wire, start, end in _fields(buf, 0, len(buf)):
+        if number == 7 and wire == 2:
+            return sum(1 for n, w, _, _ in _fields(buf, start, end) if n == 1 and w == 2)
+    return 0
 
 
 def main():
