@@ -55,6 +55,19 @@ TEST(KernelLibraries, TorchvisionKernelsAreLoadedAutomatically) {
   EXPECT_EQ(nlohmann::json::parse(explicit_path.out).at("loaded"), true) << explicit_path.describe();
 }
 
+// Without torchvision's kernels the model cannot load: export names the op and both remedies.
+TEST(KernelLibraries, WithoutTheKernelsExportSaysWhatIsMissing) {
+  const fs::path model = detection_fixture("nms_only") / "model.pt";
+  const fs::path out = fresh_out_dir() / "model.onnx";
+  const RunResult r = run({cli().string(), "export", model.string(), "-o", out.string(), "--input", "float32[8,4]",
+                           "--input", "float32[8]", "--no-default-libraries"});
+  EXPECT_FALSE(r.crashed()) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_NE(r.err.find("torchvision::nms"), std::string::npos) << r.describe();
+  EXPECT_NE(r.err.find("--load-library"), std::string::npos) << r.describe();
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST(KernelLibraries, MissingFileIsOneLine) {
   const fs::path model = detection_fixture("nms_only") / "model.pt";
   const std::string missing = (fresh_out_dir() / "no_such_library.so").string();
