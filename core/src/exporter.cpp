@@ -1,10 +1,14 @@
 #include "torch2onnx/core/exporter.hpp"
 #include "torch2onnx/core/custom_ops.hpp"
 
-#include "converter.hpp"
+#include "assembly.hpp"
+#include "example_run.hpp"
 #include "kernel_libraries.hpp"
 #include "model_loader.hpp"
 #include "model_writer.hpp"
+#include "passes.hpp"
+#include "session.hpp"
+#include "walk.hpp"
 
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
@@ -43,7 +47,7 @@ void check_output_path(const std::string& out_path) {
 
 // The checker names the offending ONNX node ("... Name: Conv_3 OpType: Conv"); say which
 // TorchScript op and pack made it.
-std::string attribute(const std::string& message, const Converter& conv) {
+std::string attribute(const std::string& message, const ConvertedModel& conv) {
   auto pos = message.find("Name: ");
   if (pos == std::string::npos) return "";
   auto end = message.find_first_of(" \n", pos + 6);
@@ -76,16 +80,18 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   auto module = load_torchscript(model_path);
   phase("prepare");
   auto prepared = prepare(std::move(module), model_path);
-  Converter conv(registry, options, prepared, model_path);
+  auto specs = bind_defaults(prepared, options.inputs);
+  Session session(registry, options, prepared);
   phase("run");
   {
     CustomOpExampleRun example_run;  // placeholder kernels of custom ops follow their shape rule here only
-    conv.record_types();
+    session.plan = ExampleRun(options, prepared, std::move(specs)).record(session.types);
   }
+  drop_raising_branches(prepared.graph, options.warn);
   phase("convert");
-  conv.convert();
-  std::vector<StreamedTensor> streamed;
-  onnx::ModelProto model = conv.build_model(&streamed);
+  convert_graph(session);
+  ConvertedModel conv = assemble(session);
+  onnx::ModelProto& model = conv.model;
   // The frozen module's weights now live in the model; release the module before checking and writing.
   prepared = PreparedModel();
 
@@ -109,17 +115,24 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   } catch (const std::exception& e) {
     throw ExportError("ONNX shape inference failed: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
   }
-  auto specialized = conv.specialization_warnings(model);
+  auto specialized = conv.specialization_warnings();
+  // If-1 (below opset 11) infers its outputs' shapes from the then-branch alone: shapes written from
+  // that would contradict the else-branch at run time. Kept only where If merges both branches.
+  if (options.opset < 11) {
+    bool has_if = false;
+    for (const auto& n : model.graph().node()) has_if |= n.op_type() == "If";
+    if (has_if) model.mutable_graph()->clear_value_info();
+  }
   if (options.warn) {
     for (size_t i = 0; i < specialized.size() && i < 5; ++i) options.warn("size specialized: " + specialized[i]);
     if (specialized.size() > 5)
       options.warn("size specialized: and " + std::to_string(specialized.size() - 5) + " more op(s)");
   }
   if (options.progress) options.progress("write", 0, 0);
-  auto written = write_model(model, streamed, out_path, options.external_data, [&](uint64_t done, uint64_t total) {
+  auto written = write_model(model, conv.streamed, out_path, options.external_data, [&](uint64_t done, uint64_t total) {
     if (options.progress) options.progress("write", done, total);
   });
-  auto stats = conv.stats();
+  auto stats = conv.stats;
   stats.external_data = written.external;
   stats.data_path = written.data_path;
   stats.bytes_written = written.bytes_written;
@@ -155,32 +168,34 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& opti
     return report;
   }
   auto prepared = prepare(std::move(module), model_path);
-  Converter conv(registry, options, prepared, model_path);
-  conv.set_check_mode(true);
+  auto specs = bind_defaults(prepared, options.inputs);
+  Session session(registry, options, prepared);
+  session.check_mode = true;
   if (options.inputs.empty()) {
-    fold_static_shapes(prepared.graph, {});
-    conv.scan_missing();
+    fold_static_shapes(prepared.graph, TypeTable());
+    scan_missing(session);
   } else {
     {
       CustomOpExampleRun example_run;
-      conv.record_types();
+      session.plan = ExampleRun(options, prepared, std::move(specs)).record(session.types);
     }
-    conv.convert();
+    drop_raising_branches(prepared.graph, options.warn);
+    convert_graph(session);
     report.symbolics_run = true;
   }
-  report.nodes = conv.stats().torch_nodes;
+  report.nodes = session.torch_nodes;
   // Group by op, overload, reason and message; keep the first few locations.
   std::map<std::tuple<std::string, std::string, std::string, std::string>, size_t> index;
-  for (const auto& f : conv.failures()) {
+  for (const auto& f : session.failures) {
     ++report.unconvertible_nodes;
-    auto key = std::make_tuple(f.op, f.overload, f.reason, f.message);
+    auto key = std::make_tuple(f.op, f.overload, std::string(reason_name(f.reason)), f.message);
     auto it = index.find(key);
     if (it == index.end()) {
       UnconvertibleOp op;
       op.op = f.op;
       op.overload = f.overload;
       op.schema = f.schema;
-      op.reason = f.reason;
+      op.reason = reason_name(f.reason);
       op.message = f.message;
       op.min_opset = f.min_opset;
       it = index.emplace(key, report.ops.size()).first;

@@ -4,8 +4,9 @@
 // written back into the viewed tensor with aten::slice_scatter / aten::select_scatter (innermost
 // view first); every later read of that tensor, or of a view of it, then reads the new value.
 // A write the pass cannot prove it rewrites exactly stays in the graph, and the converter refuses
-// it with a clear message (Converter::refuse_lost_writes): never a silently lost write.
+// it with a clear message (walk.cpp, refuse_lost_writes): never a silently lost write.
 #include "model_loader.hpp"
+#include "view_ops.hpp"
 
 #include <torch/csrc/jit/ir/ir.h>
 
@@ -53,9 +54,11 @@ bool is_inplace_write(const Node* n) {
   return alias && alias->isWrite() && !n->inputs().empty() && is_tensor(n->input(0)) && !not_rewritten().count(name);
 }
 
+}  // namespace
+
 // Views whose write-back is known: slice, select, narrow (constant start), shape-only views and
 // axis swaps. The viewed tensor is input 0. (reshape/flatten/contiguous may copy: not views here.)
-bool is_known_view(const Node* n) {
+bool is_exact_view(const Node* n) {
   if (n->outputs().size() != 1 || n->inputs().empty() || !is_tensor(n->input(0)) || !is_tensor(n->output()))
     return false;
   std::string k = kind_of(n), o = overload_of(n);
@@ -69,6 +72,8 @@ bool is_known_view(const Node* n) {
   if (k == "aten::permute") return o == "" && torch::jit::toIValue(n->input(1)).has_value();
   return false;
 }
+
+namespace {
 
 // A tensor whose storage is its own: a graph input, a constant, the output of an op whose schema
 // says the output aliases nothing, or of an op returning its input or a copy of it (x.long(),
@@ -107,7 +112,7 @@ class WriteRewriter {
     Value* target = write_->input(0);
     std::vector<Node*> chain;  // views from the root down to the target
     Value* root = target;
-    while (is_known_view(root->node())) {
+    while (is_exact_view(root->node())) {
       chain.insert(chain.begin(), root->node());
       root = root->node()->input(0);
     }
@@ -167,7 +172,7 @@ class WriteRewriter {
           if (user->owningBlock() != graph_.block()) return false;  // leaves a nested block
           continue;
         }
-        if (u.offset == 0 && is_known_view(user)) {
+        if (u.offset == 0 && is_exact_view(user)) {
           parent_[user->output()] = v;
           todo.push_back(user->output());
         } else if (may_alias_inputs(user)) {

@@ -5,18 +5,11 @@
 #include "torch2onnx/core/exporter.hpp"
 
 #include <caffe2/serialize/inline_container.h>
-#include <torch/csrc/jit/passes/constant_propagation.h>
-#include <torch/csrc/jit/passes/dead_code_elimination.h>
-#include <torch/csrc/jit/passes/inliner.h>
-#include <torch/csrc/jit/passes/lower_tuples.h>
-#include <torch/csrc/jit/passes/remove_mutation.h>
 
 #include <fstream>
 #include <sys/stat.h>
 
 namespace t2o::core {
-
-void remove_assertions(const std::shared_ptr<torch::jit::Graph>& graph);  // static_shapes.cpp
 
 std::string first_line(const std::string& message) {
   std::string line;
@@ -80,59 +73,6 @@ torch::jit::Module load_torchscript(const std::string& path) {
     if (!unknown.empty()) throw UnknownCustomOpsError(path, std::move(unknown));
     throw ExportError(path + ": cannot load TorchScript: " + first_line(e.what()));
   }
-}
-
-PreparedModel prepare(torch::jit::Module module, const std::string& path) {
-  PreparedModel out;
-  if (!module.find_method("forward")) throw ExportError(path + ": the module has no forward() method");
-  try {
-    module.eval();
-    // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
-    out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);
-  } catch (const std::exception& e) {
-    throw ExportError(path + ": freezing the module failed: " + first_line(e.what()));
-  }
-  auto method = out.module.get_method("forward");
-  const auto& schema = method.function().getSchema();
-  for (size_t i = 1; i < schema.arguments().size(); ++i) {
-    out.argument_names.push_back(schema.arguments()[i].name());
-    out.argument_types.push_back(schema.arguments()[i].type());
-  }
-  auto graph = method.graph()->copy();
-  try {
-    torch::jit::Inline(*graph);
-    torch::jit::RemoveListMutation(graph);
-    torch::jit::RemoveTensorMutation(graph);
-    // Full constant propagation: also resolves `if x is None` branches on arguments frozen to None.
-    torch::jit::ConstantPropagation(graph);
-    // What mutation removal left: writes into views (Swin's attention mask) and read-again tensors.
-    functionalize_view_writes(graph);
-    // LowerAllTuples corrupts some graphs that still hold control flow (scripted MultiheadAttention
-    // crashes libtorch's interpreter afterwards); those get the simple form, and control flow is
-    // reported as unconvertible later anyway.
-    remove_assertions(graph);
-    // Tuples inside dicts (HF-style outputs) can't be lowered by LowerAllTuples either; the host keeps
-    // tuples as value lists, so the simple form loses nothing.
-    bool keep_some_tuples = false;
-    for (auto* n : graph->nodes()) {
-      keep_some_tuples |= !n->blocks().empty();
-      if (n->kind() == c10::prim::DictConstruct)
-        for (auto* in : n->inputs()) keep_some_tuples |= in->type()->kind() == c10::TypeKind::TupleType;
-    }
-    if (keep_some_tuples) torch::jit::LowerSimpleTuples(graph);
-    else torch::jit::LowerAllTuples(graph);
-    torch::jit::EliminateDeadCode(graph);
-  } catch (const std::exception& e) {
-    throw ExportError(path + ": preparing the graph failed: " + first_line(e.what()));
-  }
-  // After freezing, self is unused: drop it so graph inputs are forward()'s arguments.
-  if (!graph->inputs().empty() && graph->inputs()[0]->type()->cast<c10::ClassType>()) {
-    if (graph->inputs()[0]->hasUses())
-      throw ExportError(path + ": forward() still reads module state after freezing (unsupported attribute use)");
-    graph->eraseInput(0);
-  }
-  out.graph = graph;
-  return out;
 }
 
 }  // namespace t2o::core

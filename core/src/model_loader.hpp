@@ -15,13 +15,14 @@ struct PreparedModel {
   std::shared_ptr<torch::jit::Graph> graph;  // forward(), self removed, ready to walk
   std::vector<std::string> argument_names;   // forward()'s arguments, without self
   std::vector<c10::TypePtr> argument_types;
+  std::vector<c10::optional<c10::IValue>> argument_defaults;
+  std::string missing_defaults;  // 'a', 'b': trailing arguments given no --input and without a default
 };
 
 // Throws ExportError with one line for a missing, unreadable, non-TorchScript or corrupt file.
 torch::jit::Module load_torchscript(const std::string& path);
 
-// eval, freeze, inline, remove mutation, lower tuples, dead code elimination.
-PreparedModel prepare(torch::jit::Module module, const std::string& path);
+// prepare() and the other graph passes: passes.hpp.
 
 // Rewrites in-place writes into views (x[a:b] = v) and into tensors read again afterwards as
 // functional ops plus slice_scatter/select_scatter; what it can't rewrite exactly stays in place

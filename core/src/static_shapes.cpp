@@ -5,7 +5,7 @@
 // scripted models' `if x.dim() != 4: raise ...` checks and MultiheadAttention's fast-path checks.
 // Dims marked dynamic (-1) are left alone; data-dependent conditions stay control flow.
 #include "torch2onnx/core/custom_ops.hpp"
-#include "converter.hpp"
+#include "passes.hpp"
 
 #include "torch2onnx/core/dtype_table.hpp"
 
@@ -23,9 +23,9 @@ namespace t2o::core {
 
 namespace {
 
-const TensorInfo* info_of(const std::unordered_map<torch::jit::Value*, TensorInfo>& types, torch::jit::Value* v) {
-  auto it = types.find(v);
-  return it == types.end() || !it->second.known_rank ? nullptr : &it->second;
+const TensorInfo* info_of(const TypeTable& types, torch::jit::Value* v) {
+  const TensorInfo* info = types.find(v);
+  return !info || !info->known_rank || info->list_elements ? nullptr : info;
 }
 
 bool all_static(const TensorInfo& info) {
@@ -69,18 +69,18 @@ bool is_graph_input(torch::jit::Value* v) { return v->node() == v->owningGraph()
 
 // The element type every run of the exported graph gives v: recorded by the example run (fixed by
 // the ONNX input types), or carried by v's own JIT type (constants).
-std::optional<c10::ScalarType> dtype_of(const std::unordered_map<torch::jit::Value*, TensorInfo>& types,
+std::optional<c10::ScalarType> dtype_of(const TypeTable& types,
                                         torch::jit::Value* v) {
   v = through_casts(v);
-  auto it = types.find(v);
-  if (it != types.end() && it->second.dtype != 0) return torch_dtype(it->second.dtype);
+  const TensorInfo* info = types.find(v);
+  if (info && info->dtype != 0 && !info->list_elements) return torch_dtype(info->dtype);
   if (auto tt = v->type()->cast<c10::TensorType>())
     if (auto st = tt->scalarType()) return *st;
   return std::nullopt;
 }
 
 // What `a is b` is in every run, if that is fixed.
-std::optional<bool> identical(const std::unordered_map<torch::jit::Value*, TensorInfo>& types,
+std::optional<bool> identical(const TypeTable& types,
                               torch::jit::Value* a, torch::jit::Value* b) {
   a = through_casts(a);
   b = through_casts(b);
@@ -90,7 +90,7 @@ std::optional<bool> identical(const std::unordered_map<torch::jit::Value*, Tenso
     auto k = v->type()->kind();
     // A graph input the example run fed a tensor is a tensor in every run (an ONNX input).
     return (k != c10::TypeKind::NoneType && k != c10::TypeKind::OptionalType && k != c10::TypeKind::AnyType) ||
-           (is_graph_input(v) && types.count(v));
+           (is_graph_input(v) && types.has(v));
   };
   if (is_none(a) && is_none(b)) return true;
   if ((is_none(a) && never_none(b)) || (is_none(b) && never_none(a))) return false;
@@ -104,7 +104,7 @@ std::optional<bool> identical(const std::unordered_map<torch::jit::Value*, Tenso
         c10::aten::sub, c10::aten::mul, c10::aten::div, c10::aten::linear, c10::aten::matmul, c10::aten::layer_norm,
         c10::aten::relu, c10::aten::gelu, c10::aten::tanh, c10::aten::sigmoid, c10::aten::softmax,
         c10::aten::embedding};
-    return (is_graph_input(v) && types.count(v)) ||
+    return (is_graph_input(v) && types.has(v)) ||
            (new_tensor.count(v->node()->kind()) && v->type()->kind() == c10::TypeKind::TensorType);
   };
   auto tensor_constant = [](torch::jit::Value* v) {
@@ -127,7 +127,7 @@ const std::unordered_set<std::string>& always_false() {
 // One sweep over every node, nested blocks included (the fast-path checks sit inside branches).
 // Returns whether anything was replaced.
 bool fold_known_facts(const std::shared_ptr<torch::jit::Graph>& graph,
-                      const std::unordered_map<torch::jit::Value*, TensorInfo>& types) {
+                      const TypeTable& types) {
   bool changed = false;
   auto replace = [&](torch::jit::Node* node, const c10::IValue& value) {
     if (!node->output()->hasUses()) return;
@@ -219,7 +219,7 @@ size_t count_blocks(torch::jit::Block* block) {
 }  // namespace
 
 bool fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
-                        const std::unordered_map<torch::jit::Value*, TensorInfo>& types) {
+                        const TypeTable& types) {
   size_t blocks_before = count_blocks(graph->block());
   // Called from the example run's scope: constant propagation must not run placeholder kernels.
   CustomOpKernelsOff no_placeholder_folding;

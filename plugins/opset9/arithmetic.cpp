@@ -170,7 +170,14 @@ Value remainder_t(Ctx& ctx, const Value& a, const Value& b, t2o_dtype dt, bool c
 void remainder(Ctx& ctx, bool c_fmod) {
   Value a = ctx.input(0), b = ctx.input(1);
   if (is_scalar_kind(a.kind()) && is_scalar_kind(b.kind())) {
-    if (!(a.is_const() && b.is_const())) unsupported(ctx.kind() + ": run-time Python numbers");
+    if (!(a.is_const() && b.is_const())) {
+      // Run-time numbers (a loop counter, a size): 0-d tensors, int64 or the float's dtype.
+      bool ints = is_int_like(a.kind()) && is_int_like(b.kind());
+      t2o_dtype dt = ints ? T2O_DTYPE_INT64 : a.kind() == T2O_KIND_FLOAT ? scalar_dtype(a) : scalar_dtype(b);
+      if (!ints && !is_float_dtype(dt)) dt = T2O_DTYPE_FLOAT;
+      Value r = remainder_t(ctx, to_dtype(ctx, a, dt), to_dtype(ctx, b, dt), dt, c_fmod);
+      return ctx.set_output(0, ctx.make_dynamic_scalar(r, ints ? T2O_KIND_INT : T2O_KIND_FLOAT));
+    }
     if (is_int_like(a.kind()) && is_int_like(b.kind())) {
       int64_t x = a.to_int(), y = b.to_int();
       if (y == 0) fail(ctx.kind() + ": integer modulo by zero");

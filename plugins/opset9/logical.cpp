@@ -2,7 +2,7 @@
 // aten::bitwise_and/or/xor/not, __and__/__or__/__xor__ (the `&`, `|`, `^`, `~` operators),
 // + in-place variants.
 // ONNX And/Or/Xor/Not take bool only. Bitwise ops on integers: `~x` is -x-1 (two's complement),
-// `&`, `|`, `^` need BitwiseAnd/Or/Xor (opset 18, beyond this exporter's 17): refused.
+// `&`, `|`, `^` on integers are decomposed from opset 11 (opset11/bitwise.cpp) and refused here.
 #include <torch2onnx/plugin.hpp>
 
 #include "common/promote.hpp"
@@ -51,8 +51,8 @@ void bitwise(Ctx& ctx, const char* op_type) {
       std::string t = op_type;
       return ctx.set_output(0, ctx.make_int(t == "And" ? (x & y) : t == "Or" ? (x | y) : (x ^ y)));
     }
-    unsupported(ctx.kind() + ": bitwise " + op_type + " on integers needs ONNX opset 18 (Bitwise" + op_type +
-                "), beyond opset 17; only bool tensors are supported");
+    unsupported(ctx.kind() + ": bitwise " + op_type + " on integers needs opset >= 11 (decomposed with BitShift, "
+                "opset11/bitwise.cpp); only bool tensors are supported at opsets 9-10");
   }
   logical(ctx, op_type);
 }

@@ -1,7 +1,7 @@
 // Plumbing: prim::ListConstruct / ListUnpack / TupleConstruct / TupleUnpack / TupleIndex,
 // prim::DictConstruct (string keys; a dict becomes the list of its values, in insertion order, as
 // torch.onnx flattens dict outputs),
-// aten::__getitem__ (lists), aten::len, aten::size, aten::dim, aten::numel, prim::dtype,
+// aten::__getitem__ (lists, sequences), aten::len, aten::size, aten::dim, aten::numel, prim::dtype,
 // prim::NumToTensor, aten::Int / Float / Bool / ScalarImplicit.
 // Lists and tuples are host-side value lists (items may be tensors or scalars, constant or not);
 // static shape facts become constants, dynamic ones Shape + Gather run-time scalars.
@@ -42,9 +42,14 @@ void dict_construct(Ctx& ctx) {
   ctx.set_output(0, ctx.make_list(values));
 }
 
-// list[index] with a constant index (negative counts from the end).
+// list[index] with a constant index (negative counts from the end); a list built at run time (an
+// ONNX sequence, opset 11+) -> SequenceAt, whose index may be computed at run time.
 void get_item(Ctx& ctx) {
   Value list = ctx.input(0), index = ctx.input(1);
+  if (list.is_sequence()) {
+    Value at = ctx.op("SequenceAt", {list, to_dtype(ctx, index, T2O_DTYPE_INT64)});
+    return ctx.set_output(0, typed(ctx, at, list.dtype()));
+  }
   if (list.kind() != T2O_KIND_LIST) unsupported(ctx.kind() + ": indexing a value that is not a list");
   if (index.kind() == T2O_KIND_STRING)
     unsupported(ctx.kind() + ": reading a dict by key inside the model (dicts are supported as outputs)");
@@ -111,6 +116,9 @@ T2O_SYMBOLIC("aten::__getitem__", 9) { get_item(ctx); }
 T2O_SYMBOLIC("aten::len", 9) {
   Value v = ctx.input(0);
   if (v.kind() == T2O_KIND_LIST) return ctx.set_output(0, ctx.make_int(v.list_size()));
+  if (v.is_sequence())
+    return ctx.set_output(0, ctx.make_dynamic_scalar(typed(ctx, ctx.op("SequenceLength", {v}), T2O_DTYPE_INT64, 0),
+                                                     T2O_KIND_INT));
   if (v.kind() == T2O_KIND_TENSOR && v.rank() > 0) return ctx.set_output(0, size_of(ctx, v, 0));
   unsupported("aten::len: input is neither a list nor a tensor of rank >= 1");
 }

@@ -4,7 +4,8 @@
     /usr/bin/python3 tests/check/make_check_fixtures.py OUT_DIR
 
 Writes OUT_DIR/several_ops.pt: a traced model with several kinds of unconvertible ops:
-  aten::logcumsumexp x2 and aten::i0 x1 (no pack converts them), aten::round x1 (only from opset 11),
+  aten::special_bessel_j0 x2 and aten::special_airy_ai x1 (no pack converts them: Bessel and Airy
+  functions have no ONNX form and no series here), aten::round x1 (only from opset 11),
   aten::dropout with train=True (the symbolic refuses: only eval-mode dropout converts);
 OUT_DIR/custom_ops.pt: a scripted model calling custom ops t2ocheck::op_a (x2) and t2ocheck::op_b
 (x1), defined here with torch.library but unknown to torch2onnx (no pack declares them);
@@ -32,10 +33,10 @@ def main():
 
         def forward(self, x):
             y = self.conv(x)
-            a = torch.logcumsumexp(y, 1)
-            b = torch.special.i0(y)
+            a = torch.special.bessel_j0(y)
+            b = torch.special.airy_ai(y)
             c = torch.round(y)
-            d = torch.logcumsumexp(a, 2)
+            d = torch.special.bessel_j0(a)
             e = F.dropout(y, 0.5, training=True)
             return a + b + c + d, e
 

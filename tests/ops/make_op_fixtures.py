@@ -8,6 +8,7 @@ input_K.bin, expected_K.bin and meta.json (the format of tests/fixtures/make_fix
 tests/ort/compare.js reads), then OUT_DIR/FAMILY/cases.json:
     {"source_hash": ..., "cases": [{"name", "opsets", "cli_args", "error"}]}
 A case that fails to build, trace or run in PyTorch is listed with its "error" (the test reports it).
+A case's further input sets (case(..., more_inputs=...)) go to OUT_DIR/FAMILY/CASE/more_K/.
 The family is regenerated only when its case file (or this harness) changed.
 """
 import hashlib
@@ -70,6 +71,13 @@ def main():
             meta = mf.outputs_meta(pt, c.inputs, c.rtol, d, c.method)
             with open(os.path.join(d, "meta.json"), "w") as f:
                 json.dump(meta, f, indent=1)
+            # Further input sets: more_K/ holds inputs and PyTorch's outputs in the same format.
+            for k, more in enumerate(c.more_inputs):
+                dk = os.path.join(d, f"more_{k}")
+                os.makedirs(dk)
+                with open(os.path.join(dk, "meta.json"), "w") as f:
+                    json.dump(mf.outputs_meta(pt, more, c.rtol, dk, c.method), f, indent=1)
+            entry["more"] = len(c.more_inputs)
         except Exception as e:  # reported by the test, with the case's name
             entry["error"] = f"{type(e).__name__}: {e}".splitlines()[0]
             traceback.print_exc()

@@ -37,7 +37,7 @@ class Fn(torch.nn.Module):
 
 
 class Case:
-    def __init__(self, name, module, inputs, opsets, rtol, method, cli_args):
+    def __init__(self, name, module, inputs, opsets, rtol, method, cli_args, more_inputs=()):
         if method not in ("trace", "script"):
             raise ValueError(f"case {name}: method must be 'trace' or 'script'")
         self.name = name
@@ -47,10 +47,13 @@ class Case:
         self.rtol = rtol
         self.method = method
         self.cli_args = list(cli_args)
+        self.more_inputs = [list(m) for m in more_inputs]
 
 
-def case(name, module, inputs, opsets=DEFAULT_OPSETS, rtol=1e-4, method="trace", cli_args=()):
+def case(name, module, inputs, opsets=DEFAULT_OPSETS, rtol=1e-4, method="trace", cli_args=(), more_inputs=()):
     """A single-op test: NAME (unique within the family, [a-z0-9_]), an nn.Module (put in eval mode),
     its example inputs, the opsets to export at, the relative tolerance |a-b| <= rtol*(1+|b|),
-    trace or script, and extra torch2onnx export arguments."""
-    return Case(name, module, inputs, opsets, rtol, method, cli_args)
+    trace or script, and extra torch2onnx export arguments. MORE_INPUTS: further input lists the
+    exported model also runs on (another branch taken, another trip count; other sizes need
+    --dynamic-axes in CLI_ARGS), each compared with PyTorch's outputs for them."""
+    return Case(name, module, inputs, opsets, rtol, method, cli_args, more_inputs)

@@ -62,6 +62,19 @@ TEST_P(OpFamily, ExportsAndMatchesTorch) {
         ADD_FAILURE() << label << ": ONNX Runtime disagrees with PyTorch\n" << cmp.describe();
         continue;
       }
+      // The same model on the case's further input sets (another branch, another trip count).
+      bool all_match = true;
+      for (int k = 0; k < c.value("more", 0); ++k) {
+        const fs::path more = fx / ("more_" + std::to_string(k));
+        const RunResult m =
+            run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(), more.string()});
+        if (m.exit_code != 0) {
+          ADD_FAILURE() << label << ": ONNX Runtime disagrees with PyTorch on input set more_" << k << "\n"
+                        << m.describe();
+          all_match = false;
+        }
+      }
+      if (!all_match) continue;
       ++exported;
       fs::remove(out);
     }

@@ -85,8 +85,27 @@ T2O_HOST_FN(require_opset, 30);
 T2O_HOST_FN(unique_name, 31);
 T2O_HOST_FN(set_error, 32);
 T2O_HOST_FN(log, 33);
+// ABI 1.1: blocks and subgraphs
+T2O_HOST_FN(node_num_blocks, 34);
+T2O_HOST_FN(block_num_inputs, 35);
+T2O_HOST_FN(block_num_outputs, 36);
+T2O_HOST_FN(block_input, 37);
+T2O_HOST_FN(block_output, 38);
+T2O_HOST_FN(subgraph_begin, 39);
+T2O_HOST_FN(subgraph_input, 40);
+T2O_HOST_FN(convert_block, 41);
+T2O_HOST_FN(subgraph_end, 42);
 #undef T2O_HOST_FN
-static_assert(sizeof(t2o_host_api) == 16 + 8 * 34, "t2o_host_api size (ABI 1.0: 34 functions)");
+static_assert(sizeof(t2o_host_api) == 16 + 8 * 43, "t2o_host_api size (ABI 1.1: 43 functions)");
+static_assert(std::is_same<decltype(t2o_host_api::subgraph_input),
+                           t2o_status (*)(t2o_ctx*, int32_t, int32_t, int32_t, const int64_t*, t2o_value*)>::value,
+              "subgraph_input");
+static_assert(std::is_same<decltype(t2o_host_api::convert_block),
+                           t2o_status (*)(t2o_ctx*, int32_t, const t2o_value*, int32_t, t2o_value*)>::value,
+              "convert_block");
+static_assert(std::is_same<decltype(t2o_host_api::subgraph_end),
+                           t2o_status (*)(t2o_ctx*, const t2o_value*, int32_t, t2o_value*)>::value,
+              "subgraph_end");
 
 // --- function pointer signatures (a changed parameter list breaks the ABI too) ---
 static_assert(std::is_same<decltype(t2o_host_api::node_kind), const char* (*)(t2o_ctx*)>::value, "node_kind");
@@ -165,16 +184,17 @@ static_assert(T2O_DTYPE_UNDEFINED == 0 && T2O_DTYPE_FLOAT == 1 && T2O_DTYPE_UINT
                   T2O_DTYPE_COMPLEX64 == 14 && T2O_DTYPE_COMPLEX128 == 15 && T2O_DTYPE_BFLOAT16 == 16,
               "t2o_dtype values follow ONNX");
 static_assert(T2O_ATTR_INT == 1 && T2O_ATTR_FLOAT == 2 && T2O_ATTR_STRING == 3 && T2O_ATTR_INTS == 4 &&
-                  T2O_ATTR_FLOATS == 5 && T2O_ATTR_STRINGS == 6 && T2O_ATTR_TENSOR == 7,
+                  T2O_ATTR_FLOATS == 5 && T2O_ATTR_STRINGS == 6 && T2O_ATTR_TENSOR == 7 && T2O_ATTR_GRAPH == 8,
               "t2o_attr_type values");
+static_assert(T2O_KIND_OTHER == 8 && T2O_KIND_SEQUENCE == 9 && T2O_KIND_GRAPH == 10, "t2o_kind values (1.1 appended)");
 
 #define T2O_STR_INNER(x) #x
 #define T2O_STR(x) T2O_STR_INNER(x)
 
-TEST(AbiLayout, VersionIsOnePointZero) {
+TEST(AbiLayout, VersionIsOnePointOne) {
   // A change here is deliberate: a new minor appends members, a new major breaks every pack.
   EXPECT_EQ(T2O_ABI_MAJOR, 1);
-  EXPECT_EQ(T2O_ABI_MINOR, 0);
+  EXPECT_EQ(T2O_ABI_MINOR, 1);
 }
 
 TEST(AbiLayout, EntrySymbolName) {

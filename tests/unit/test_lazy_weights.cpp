@@ -4,6 +4,7 @@
 
 #include "lazy_weights.hpp"
 #include "model_loader.hpp"
+#include "passes.hpp"
 
 #include <torch/script.h>
 

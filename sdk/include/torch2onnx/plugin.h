@@ -3,9 +3,15 @@
  *
  * Pure C99. Rules (the contract; see ARCHITECTURE.md):
  *  - A pack exports exactly one symbol, T2O_ENTRY_SYMBOL, returning a static descriptor.
- *  - The host accepts a pack when abi_major == T2O_ABI_MAJOR and abi_minor <= the host's minor.
+ *  - Versions: the host accepts a pack when abi_major == T2O_ABI_MAJOR, whatever its abi_minor.
+ *    A pack built for an older minor uses only the members that minor had. A pack built for a
+ *    newer minor than the host's checks the host's struct_size (T2O_HAS_MEMBER) before using a
+ *    member added after the host's minor. Tested: tests/abi_plugins/minor_older.c, minor_newer.c.
  *  - Every struct crossing the boundary starts with its size; function tables are append-only
  *    (new members go at the end and bump T2O_ABI_MINOR; removing or reordering bumps the major).
+ *  - Arrays of structs (t2o_attr in t2o_node_spec.attrs) are read with the stride their first
+ *    element's struct_size gives, never the reader's own sizeof, so such a struct may grow in a
+ *    later minor. Tested: tests/abi_plugins/wide_attr_pack.cpp.
  *  - Functions return a t2o_status; an error's message is handed to the host through
  *    host->set_error / reg->set_error, which copy it. No exception ever crosses the boundary.
  *  - Nothing allocated on one side is freed on the other. Strings returned by the host are
@@ -23,7 +29,7 @@ extern "C" {
 #endif
 
 #define T2O_ABI_MAJOR 1
-#define T2O_ABI_MINOR 0
+#define T2O_ABI_MINOR 1
 
 /* The one symbol a pack exports. */
 #define T2O_ENTRY_SYMBOL t2o_plugin_entry
@@ -55,7 +61,10 @@ typedef enum t2o_kind {
   T2O_KIND_STRING = 5, /* constant strings only */
   T2O_KIND_LIST = 6,   /* list or tuple of values; items read with value_list_item */
   T2O_KIND_DEVICE = 7, /* constant device; symbolics usually ignore it */
-  T2O_KIND_OTHER = 8   /* anything else (e.g. a generator, a layout); usually ignored */
+  T2O_KIND_OTHER = 8,  /* anything else (e.g. a generator, a layout); usually ignored */
+  T2O_KIND_SEQUENCE = 9, /* ABI 1.1: an ONNX sequence of tensors (a list built at run time);
+                          * value_dtype gives its elements' type */
+  T2O_KIND_GRAPH = 10  /* ABI 1.1: a closed subgraph (subgraph_end), for a T2O_ATTR_GRAPH attribute */
 } t2o_kind;
 
 /* Element types use ONNX's TensorProto.DataType numbering. */
@@ -86,7 +95,9 @@ typedef enum t2o_attr_type {
   T2O_ATTR_INTS = 4,    /* ints[0..count) */
   T2O_ATTR_FLOATS = 5,  /* floats[0..count) */
   T2O_ATTR_STRINGS = 6, /* strings[0..count) */
-  T2O_ATTR_TENSOR = 7   /* a constant value (T2O_KIND_TENSOR, constant) in tensor; count ignored */
+  T2O_ATTR_TENSOR = 7,  /* a constant value (T2O_KIND_TENSOR, constant) in tensor; count ignored */
+  T2O_ATTR_GRAPH = 8    /* ABI 1.1: a subgraph (a T2O_KIND_GRAPH value) in tensor; count ignored.
+                         * Each subgraph is attached to exactly one node. */
 } t2o_attr_type;
 
 typedef struct t2o_attr {
@@ -153,7 +164,8 @@ typedef struct t2o_host_api {
   t2o_status (*make_bool)(t2o_ctx* ctx, int32_t value, t2o_value* out);
   t2o_status (*make_none)(t2o_ctx* ctx, t2o_value* out);
   t2o_status (*make_list)(t2o_ctx* ctx, const t2o_value* items, int64_t count, t2o_value* out);
-  /* Views an ONNX tensor value as a dynamic scalar of the given kind (INT, FLOAT, BOOL). */
+  /* Views an ONNX tensor value as a dynamic scalar of the given kind (INT, FLOAT, BOOL), or (ABI 1.1)
+   * an emitted value as an ONNX sequence (kind SEQUENCE; its element type is the value's dtype). */
   t2o_status (*make_dynamic_scalar)(t2o_ctx* ctx, t2o_value tensor, int32_t kind, t2o_value* out);
   /* The ONNX tensor behind a value: a tensor's name; constants (tensors, scalars, constant lists of
    * numbers) become initializers. Fails for None and for lists holding dynamic items. */
@@ -171,6 +183,33 @@ typedef struct t2o_host_api {
   const char* (*unique_name)(t2o_ctx* ctx, const char* hint); /* borrowed */
   void (*set_error)(t2o_ctx* ctx, const char* message); /* copied; pair with returning T2O_ERROR/UNSUPPORTED */
   void (*log)(t2o_ctx* ctx, int32_t level, const char* message); /* 0 debug, 1 info, 2 warning */
+
+  /* --- ABI 1.1: blocks and subgraphs (control flow) ---
+   * A node such as prim::If or prim::Loop holds blocks. Its symbolic opens a subgraph, declares the
+   * subgraph's inputs, has the host convert a block into it (each node of the block dispatched to
+   * its symbolic, as at the top level), closes it into a T2O_KIND_GRAPH value and attaches that to
+   * the node it emits with a T2O_ATTR_GRAPH attribute. Values of enclosing graphs may be used
+   * inside a subgraph (ONNX's outer scope). */
+  int32_t (*node_num_blocks)(t2o_ctx* ctx);
+  int32_t (*block_num_inputs)(t2o_ctx* ctx, int32_t block);  /* the block's parameters */
+  int32_t (*block_num_outputs)(t2o_ctx* ctx, int32_t block);
+  /* Type-only handles (the example run's types, as output() gives) of a block's parameter / output. */
+  t2o_value (*block_input)(t2o_ctx* ctx, int32_t block, int32_t index);
+  t2o_value (*block_output)(t2o_ctx* ctx, int32_t block, int32_t index);
+  /* Opens a subgraph; nodes emitted until subgraph_end go into it. */
+  t2o_status (*subgraph_begin)(t2o_ctx* ctx, const char* name_hint);
+  /* Appends an input to the open subgraph. kind: TENSOR or SEQUENCE (dtype: the elements'), or
+   * INT/FLOAT/BOOL for a scalar carried as a 0-d tensor. rank -1: unknown; dims may hold -1. */
+  t2o_status (*subgraph_input)(t2o_ctx* ctx, int32_t kind, int32_t dtype, int32_t rank, const int64_t* dims,
+                               t2o_value* out);
+  /* Binds block `block`'s parameters to params[0..num_params) (num_params must equal
+   * block_num_inputs), converts the block's nodes into the open subgraph and stores the block's
+   * outputs (block_num_outputs handles) in outputs. */
+  t2o_status (*convert_block)(t2o_ctx* ctx, int32_t block, const t2o_value* params, int32_t num_params,
+                              t2o_value* outputs);
+  /* Closes the open subgraph with these outputs (tensors, sequences, scalars; constants are
+   * materialized, values not produced inside pass through an Identity) into a T2O_KIND_GRAPH value. */
+  t2o_status (*subgraph_end)(t2o_ctx* ctx, const t2o_value* outputs, int32_t num_outputs, t2o_value* graph);
 } t2o_host_api;
 
 /* A symbolic: converts one TorchScript node. Returns T2O_OK after binding every output. */

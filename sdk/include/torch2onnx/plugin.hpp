@@ -57,6 +57,7 @@ class Value {
   bool is_none() const { return kind() == T2O_KIND_NONE; }
   bool is_tensor() const { return kind() == T2O_KIND_TENSOR; }
   bool is_list() const { return kind() == T2O_KIND_LIST; }
+  bool is_sequence() const { return kind() == T2O_KIND_SEQUENCE; }  // ABI 1.1
   bool is_const() const;
 
   t2o_dtype dtype() const;
@@ -111,6 +112,12 @@ class Attr {
   static Attr tensor(std::string name, const Value& constant) {
     Attr a(std::move(name), T2O_ATTR_TENSOR);
     a.tensor_ = constant.id();
+    return a;
+  }
+  // ABI 1.1: a subgraph closed by Ctx::subgraph_end.
+  static Attr graph(std::string name, const Value& subgraph) {
+    Attr a(std::move(name), T2O_ATTR_GRAPH);
+    a.tensor_ = subgraph.id();
     return a;
   }
 
@@ -241,6 +248,39 @@ class Ctx {
     return wrap(o);
   }
 
+  // ---- ABI 1.1: blocks and subgraphs (control flow); see plugin.h ----
+  bool has_blocks_api() const { return T2O_HOST_HAS(*this, subgraph_end); }
+  int32_t num_blocks() { return blocks_api().node_num_blocks(raw_); }
+  int32_t block_num_inputs(int32_t block) { return blocks_api().block_num_inputs(raw_, block); }
+  int32_t block_num_outputs(int32_t block) { return blocks_api().block_num_outputs(raw_, block); }
+  Value block_input(int32_t block, int32_t i) { return wrap(blocks_api().block_input(raw_, block, i)); }
+  Value block_output(int32_t block, int32_t i) { return wrap(blocks_api().block_output(raw_, block, i)); }
+  void subgraph_begin(const std::string& name_hint) { check(blocks_api().subgraph_begin(raw_, name_hint.c_str())); }
+  Value subgraph_input(t2o_kind kind, t2o_dtype dtype, int32_t rank, const std::vector<int64_t>& dims = {}) {
+    t2o_value o = T2O_NO_VALUE;
+    check(blocks_api().subgraph_input(raw_, kind, dtype, rank, dims.empty() ? nullptr : dims.data(), &o));
+    return wrap(o);
+  }
+  // Converts block `block` into the open subgraph (or, with none open, into the current graph).
+  std::vector<Value> convert_block(int32_t block, const std::vector<Value>& params) {
+    std::vector<t2o_value> in;
+    for (const auto& p : params) in.push_back(p.id());
+    int32_t n = block_num_outputs(block);
+    if (n < 0) fail(kind() + ": no block " + std::to_string(block));
+    std::vector<t2o_value> out((size_t)n, T2O_NO_VALUE);
+    check(blocks_api().convert_block(raw_, block, in.data(), (int32_t)in.size(), out.data()));
+    std::vector<Value> result;
+    for (auto id : out) result.push_back(wrap(id));
+    return result;
+  }
+  Value subgraph_end(const std::vector<Value>& outputs) {
+    std::vector<t2o_value> ids;
+    for (const auto& v : outputs) ids.push_back(v.id());
+    t2o_value g = T2O_NO_VALUE;
+    check(blocks_api().subgraph_end(raw_, ids.data(), (int32_t)ids.size(), &g));
+    return wrap(g);
+  }
+
   void set_type(const Value& v, t2o_dtype dtype, const std::vector<int64_t>& dims) {
     check(host_->value_set_type(raw_, v.id(), dtype, (int32_t)dims.size(), dims.data()));
   }
@@ -261,6 +301,10 @@ class Ctx {
   };
 
  private:
+  const t2o_host_api& blocks_api() {
+    if (!has_blocks_api()) fail(kind() + ": control flow needs a host with plugin ABI 1.1 (this host speaks 1.0)");
+    return *host_;
+  }
   const t2o_host_api* host_;
   t2o_ctx* raw_;
 };

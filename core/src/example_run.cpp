@@ -1,0 +1,527 @@
+#include "example_run.hpp"
+
+#include "passes.hpp"
+#include "torch2onnx/core/dtype_table.hpp"
+
+#include <torch/csrc/jit/runtime/custom_operator.h>
+#include <torch/csrc/jit/runtime/interpreter.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <iostream>
+
+namespace t2o::core {
+
+void TypeTable::observe(size_t id, int32_t dtype, const std::vector<int64_t>& dims, bool list_elements) {
+  auto it = by_id_.find(id);
+  if (it == by_id_.end()) {
+    TensorInfo info;
+    info.dtype = dtype;
+    info.dims = dims;
+    info.known_rank = true;
+    info.list_elements = list_elements;
+    by_id_.emplace(id, std::move(info));
+    return;
+  }
+  TensorInfo& info = it->second;
+  if (!info.dtype) info.dtype = dtype;
+  if (!info.known_rank) return;
+  if (info.dims.size() != dims.size()) {
+    info.known_rank = false;
+    info.dims.clear();
+    return;
+  }
+  for (size_t d = 0; d < dims.size(); ++d)
+    if (info.dims[d] != dims[d]) info.dims[d] = -1;
+}
+
+namespace {
+
+// The table the observers of the run in progress write to (an export runs on one thread).
+thread_local TypeTable* observed = nullptr;
+
+// Observers: side-effecting ops placed after each value in the copy of the graph that runs, so a
+// value inside a loop body is seen at every iteration and one in a branch whenever it is taken.
+torch::jit::RegisterOperators observers({
+    torch::jit::Operator(
+        "t2o_internal::observe(int id, Tensor x) -> ()",
+        [](torch::jit::Stack& stack) {
+          at::Tensor x = torch::jit::pop(stack).toTensor();
+          int64_t id = torch::jit::pop(stack).toInt();
+          if (observed && x.defined())
+            observed->observe((size_t)id, onnx_dtype(x.scalar_type()).value_or(0), x.sizes().vec());
+        },
+        c10::AliasAnalysisKind::CONSERVATIVE),
+    torch::jit::Operator(
+        "t2o_internal::observe_list(int id, Tensor[] x) -> ()",
+        [](torch::jit::Stack& stack) {
+          auto xs = torch::jit::pop(stack).toTensorVector();
+          int64_t id = torch::jit::pop(stack).toInt();
+          if (observed && !xs.empty() && xs[0].defined())
+            observed->observe((size_t)id, onnx_dtype(xs[0].scalar_type()).value_or(0), xs[0].sizes().vec(), true);
+        },
+        c10::AliasAnalysisKind::CONSERVATIVE),
+});
+
+// The most telling line of a TorchScript interpreter error: its RuntimeError text when there is one.
+std::string error_summary(const std::string& message) {
+  for (const char* marker : {"RuntimeError: ", "Error: "}) {
+    auto pos = message.rfind(marker);
+    if (pos != std::string::npos) {
+      auto end = message.find('\n', pos);
+      return message.substr(pos + std::strlen(marker),
+                            end == std::string::npos ? std::string::npos : end - pos - std::strlen(marker));
+    }
+  }
+  return first_line(message);
+}
+
+bool is_tensor_type(const c10::TypePtr& type) {
+  if (type->kind() == c10::TypeKind::TensorType) return true;
+  if (auto opt = type->cast<c10::OptionalType>()) return opt->getElementType()->kind() == c10::TypeKind::TensorType;
+  return false;
+}
+
+bool is_tensor_list(const c10::TypePtr& type) {
+  auto list = type->cast<c10::ListType>();
+  return list && list->getElementType()->kind() == c10::TypeKind::TensorType;
+}
+
+at::Tensor to_meta(const at::Tensor& t) {
+  auto m = at::empty_strided(t.sizes(), t.strides(), t.options().device(at::kMeta));
+  // A traced Python scalar is a "wrapped number": it must keep losing type promotion on meta too.
+  if (t.unsafeGetTensorImpl()->is_wrapped_number()) m.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return m;
+}
+
+// Replaces every tensor constant of a block (nested blocks included) by its meta-device twin.
+void constants_to_meta(torch::jit::Block* block) {
+  for (auto* n : block->nodes()) {
+    for (auto* b : n->blocks()) constants_to_meta(b);
+    if (n->kind() != c10::prim::Constant || !n->hasAttribute(c10::attr::value)) continue;
+    if (n->kindOf(c10::attr::value) == torch::jit::AttributeKind::t) {
+      // 0-d constants stay on the CPU: they mix with meta tensors as scalars, and shape arithmetic
+      // on them (x.size(0) // 2 in traced graphs) needs their values.
+      if (n->t(c10::attr::value).dim() > 0) n->t_(c10::attr::value, to_meta(n->t(c10::attr::value)));
+    } else if (n->kindOf(c10::attr::value) == torch::jit::AttributeKind::ival) {
+      auto iv = n->ival(c10::attr::value);
+      if (iv.isTensorList()) {
+        c10::List<at::Tensor> meta;
+        for (const at::Tensor& t : iv.toTensorVector()) meta.push_back(to_meta(t));
+        n->ival_(c10::attr::value, c10::IValue(meta));
+      } else if (iv.isList()) {
+        auto list = iv.toList();
+        bool tensors = false;
+        for (const c10::IValue& e : list) tensors |= e.isTensor();
+        if (!tensors) continue;
+        c10::impl::GenericList meta(list.elementType());
+        for (const c10::IValue& e : list) meta.push_back(e.isTensor() ? c10::IValue(to_meta(e.toTensor())) : e);
+        n->ival_(c10::attr::value, c10::IValue(meta));
+      }
+    }
+  }
+}
+
+// Places an observer after every tensor (and list-of-tensors) value of `copy`, named by the
+// unique() of the matching value of `orig` (copy() keeps the order of nodes and blocks).
+void instrument(torch::jit::Block* orig, torch::jit::Block* copy) {
+  auto* graph = copy->owningGraph();
+  auto observe_at = [&](torch::jit::Value* o, torch::jit::Value* c, torch::jit::Node* before) {
+    const char* op = nullptr;
+    if (o->type()->kind() == c10::TypeKind::TensorType) op = "t2o_internal::observe";
+    else if (is_tensor_list(o->type())) op = "t2o_internal::observe_list";
+    if (!op) return;
+    torch::jit::WithInsertPoint guard(before);
+    auto* id = graph->insertConstant((int64_t)o->unique());
+    graph->insertNode(graph->create(c10::Symbol::fromQualString(op), {id, c}, 0));
+  };
+  std::vector<torch::jit::Node*> copies(copy->nodes().begin(), copy->nodes().end());
+  // Block parameters (a loop body's counter and carried values): seen at each iteration's start.
+  for (size_t i = 0; i < orig->inputs().size(); ++i)
+    observe_at(orig->inputs()[i], copy->inputs()[i], copy->param_node()->next());
+  size_t k = 0;
+  for (auto* o : orig->nodes()) {
+    auto* c = copies.at(k++);
+    for (size_t b = 0; b < o->blocks().size(); ++b) instrument(o->blocks()[b], c->blocks()[b]);
+    // Constants need no run; an Uninitialized placeholder holds nothing to observe.
+    if (o->kind() == c10::prim::Constant || o->kind() == c10::prim::Uninitialized) continue;
+    for (size_t j = 0; j < o->outputs().size(); ++j) observe_at(o->outputs()[j], c->outputs()[j], c->next());
+  }
+}
+
+}  // namespace
+
+void link_meta_kernels();  // meta_kernels.cpp
+
+ExampleRun::ExampleRun(const ExportOptions& options, PreparedModel& model, std::vector<InputSpec> specs)
+    : options_(options), model_(model), specs_(std::move(specs)) {}
+
+std::vector<std::string> ExampleRun::input_names() const {
+  return options_.input_names.empty() ? model_.argument_names : options_.input_names;
+}
+
+std::vector<std::string> ExampleRun::output_names() const {
+  if (!options_.output_names.empty()) return options_.output_names;
+  std::vector<std::string> out;
+  for (size_t k = 0; k < model_.graph->outputs().size(); ++k) out.push_back("output_" + std::to_string(k));
+  return out;
+}
+
+TypeTable ExampleRun::run_once(const std::vector<std::vector<int64_t>>& shapes) {
+  link_meta_kernels();
+  // First on the meta device: shapes and dtypes without arithmetic (a ViT's forward pass takes
+  // seconds on this machine's BLAS). An op without a meta kernel, or one whose result depends on
+  // tensor data (a branch on a value, a loop's trip count) sends us back to a real run on the CPU.
+  try {
+    return run_on(shapes, true);
+  } catch (const std::exception& e) {
+    if (std::getenv("T2O_DEBUG")) std::cerr << "meta example run failed: " << error_summary(e.what()) << std::endl;
+  }
+  return run_on(shapes, false);
+}
+
+TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bool meta) {
+  torch::jit::Stack stack;
+  at::manual_seed(0);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    auto st = *dtype_from_name(specs_[i].dtype);
+    auto opts = at::TensorOptions().dtype(st);
+    // Integers are ones: valid as indices into any non-empty dim, and safe as divisors.
+    at::Tensor t = meta                     ? at::empty(shapes[i], opts.device(at::kMeta))
+                   : at::isFloatingType(st) ? at::randn(shapes[i], opts)
+                   : st == at::kBool        ? at::zeros(shapes[i], opts)
+                                            : at::ones(shapes[i], opts);
+    stack.emplace_back(t);
+  }
+  auto g = model_.graph->copy();
+  if (meta) constants_to_meta(g->block());
+  instrument(model_.graph->block(), g->block());
+  TypeTable types;
+  observed = &types;
+  try {
+    torch::jit::Code code(g, "forward");
+    torch::jit::InterpreterState state(code);
+    state.run(stack);
+  } catch (...) {
+    observed = nullptr;
+    throw;
+  }
+  observed = nullptr;
+  for (size_t i = 0; i < model_.graph->inputs().size(); ++i) {
+    TensorInfo info;
+    info.dtype = *onnx_dtype(*dtype_from_name(specs_[i].dtype));
+    info.dims = shapes[i];
+    info.known_rank = true;
+    types.set(model_.graph->inputs()[i], info);
+  }
+  return types;
+}
+
+DynamicAxesPlan ExampleRun::record(TypeTable& types) {
+  const auto& names = model_.argument_names;
+  auto list_args = [&]() {
+    std::string s;
+    for (size_t i = 0; i < names.size(); ++i)
+      s += (i ? ", " : "") + names[i] + ": " + model_.argument_types[i]->annotation_str();
+    return s;
+  };
+  if (specs_.size() != names.size()) {
+    if (specs_.empty())
+      throw ExportError("forward() takes " + std::to_string(names.size()) + " argument(s) (" + list_args() +
+                        "); give each with --input TYPE[DIMS], e.g. --input float32[1,3,224,224]");
+    throw ExportError("forward() takes " + std::to_string(names.size()) + " argument(s) (" + list_args() + ") but " +
+                      std::to_string(specs_.size()) + " --input given" +
+                      (model_.missing_defaults.empty() ? "" : " (without a default: " + model_.missing_defaults + ")"));
+  }
+  for (size_t i = 0; i < specs_.size(); ++i)
+    if (!is_tensor_type(model_.argument_types[i]))
+      throw ExportError("forward() argument '" + names[i] + "' is " + model_.argument_types[i]->annotation_str() +
+                        "; only Tensor arguments can be graph inputs");
+
+  // Dynamic axes: resolve names, check axes against ranks.
+  DynamicAxesPlan plan;
+  const auto in_names = input_names();
+  const auto out_names = output_names();
+  std::vector<std::vector<int64_t>> shapes, varied;
+  for (const auto& s : specs_) shapes.push_back(s.dims);
+  varied = shapes;
+  plan.input_symbols.assign(specs_.size(), {});
+  plan.output_symbols.assign(out_names.size(), {});
+  for (const auto& spec : options_.dynamic_axes) {
+    auto in = std::find(in_names.begin(), in_names.end(), spec.name);
+    auto out = std::find(out_names.begin(), out_names.end(), spec.name);
+    if (in == in_names.end() && out == out_names.end()) {
+      std::string valid;
+      for (const auto& n : in_names) valid += (valid.empty() ? "" : ", ") + n;
+      for (const auto& n : out_names) valid += (valid.empty() ? "" : ", ") + n;
+      throw ExportError("--dynamic-axes names '" + spec.name + "', which is no input or output; valid names: " + valid);
+    }
+    if (in != in_names.end()) {
+      size_t i = (size_t)(in - in_names.begin());
+      for (const auto& [axis, symbol] : spec.axes) {
+        if (axis >= (int64_t)shapes[i].size())
+          throw ExportError("--dynamic-axes " + spec.name + ": axis " + std::to_string(axis) + " is out of range for " +
+                            specs_[i].text);
+        plan.input_symbols[i][axis] = symbol.empty() ? spec.name + "_dim" + std::to_string(axis) : symbol;
+        // A different size for the second run; equal sizes stay equal, so inputs that share an axis agree.
+        varied[i][(size_t)axis] = shapes[i][(size_t)axis] + 1;
+      }
+    } else {
+      size_t k = (size_t)(out - out_names.begin());
+      for (const auto& [axis, symbol] : spec.axes) plan.output_symbols[k][axis] = symbol;
+    }
+  }
+
+  varied = dynamic_run_shapes(options_.dynamic_inputs, specs_, shapes, varied);  // --dynamic-input
+  // What the export context decides (no autograd, arguments at their defaults) is folded before the
+  // run, so the values of the branches it selects are recorded too.
+  fold_static_shapes(model_.graph, TypeTable());
+  run_all(types, shapes, varied, plan);
+  // Folding on the recorded dtypes and shapes can inline more branches: their values need a run too.
+  for (int rerun = 0; rerun < 4; ++rerun) {
+    if (!fold_static_shapes(model_.graph, types)) break;
+    run_all(types, shapes, varied, plan);
+  }
+  if (std::getenv("T2O_DEBUG_TYPES")) {
+    std::function<void(torch::jit::Block*, int)> dump = [&](torch::jit::Block* b, int depth) {
+      for (auto* n : b->nodes()) {
+        for (auto* o : n->outputs()) {
+          const TensorInfo* info = types.find(o);
+          std::cerr << std::string(depth * 2, ' ') << "%" << o->debugName() << " (" << n->kind().toQualString() << "): ";
+          if (info) {
+            std::cerr << "dtype " << info->dtype << " dims [";
+            for (auto d : info->dims) std::cerr << d << ",";
+            std::cerr << "]" << (info->known_rank ? "" : " rank?");
+          }
+          std::cerr << "\n";
+        }
+        for (auto* inner : n->blocks()) dump(inner, depth + 1);
+      }
+    };
+    dump(model_.graph->block(), 0);
+  }
+  return plan;
+}
+
+void ExampleRun::run_all(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
+                         const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
+  const auto in_names = input_names();
+  std::string specs_text;
+  for (const auto& s : specs_) specs_text += (specs_text.empty() ? "" : " ") + s.text;
+  try {
+    types = run_once(shapes);
+  } catch (const ExportError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ExportError("running the model on example inputs (--input " + specs_text + ") failed: " +
+                      error_summary(e.what()));
+  }
+  if (varied != shapes) merge_second_run(types, shapes, varied, plan);
+  // Before anything folds a size: values the runs did not reach get types, and sizes that depend
+  // on the branch taken or the number of iterations are marked as varying.
+  propagate_unobserved(model_.graph->block(), types);
+  mark_data_dependent_sizes(model_.graph->block(), types);
+}
+
+void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
+                                  const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
+  const auto in_names = input_names();
+
+  // Second run with the dynamic axes at other sizes: dims that change are dynamic (-1).
+  TypeTable other;
+  try {
+    other = run_once(varied);
+  } catch (const std::exception& e) {
+    std::string shown;
+    for (size_t i = 0; i < varied.size(); ++i) {
+      shown += (shown.empty() ? "" : ", ") + in_names[i] + "[";
+      for (size_t d = 0; d < varied[i].size(); ++d) shown += (d ? "," : "") + std::to_string(varied[i][d]);
+      shown += "]";
+    }
+    throw ExportError("with the dynamic axes at other sizes (" + shown +
+                      ") the model fails, so it fixes those sizes (e.g. a traced constant shape): " +
+                      error_summary(e.what()));
+  }
+  for (auto& [id, info] : types.entries()) {
+    auto it = other.entries().find(id);
+    if (it == other.entries().end() || !it->second.known_rank || it->second.dims.size() != info.dims.size()) continue;
+    info.alt_dims = it->second.dims;
+    info.run_dims = info.dims;
+    for (size_t d = 0; d < info.dims.size(); ++d)
+      if (info.alt_dims[d] != info.dims[d]) info.dims[d] = -1;
+  }
+  // The symbol of each dynamic input dim, keyed by its (first, second) sizes, to name output dims.
+  for (size_t i = 0; i < specs_.size(); ++i)
+    for (const auto& [axis, symbol] : plan.input_symbols[i])
+      plan.symbol_of_sizes.emplace(std::make_pair(shapes[i][(size_t)axis], varied[i][(size_t)axis]), symbol);
+}
+
+namespace {
+
+// Values made up while typing unreached nodes: meta tensors, lists of them, numbers.
+using Fakes = std::unordered_map<const torch::jit::Value*, c10::IValue>;
+
+std::optional<c10::IValue> value_of(const torch::jit::Value* v, const TypeTable& types, const Fakes& fakes,
+                                    bool& dynamic) {
+  auto fake = fakes.find(v);
+  if (fake != fakes.end()) return fake->second;
+  if (auto iv = torch::jit::toIValue(v)) return *iv;
+  if (v->type()->kind() != c10::TypeKind::TensorType) return std::nullopt;  // a run-time number or list
+  const TensorInfo* info = types.find(v);
+  if (!info || !info->known_rank || !info->dtype || info->list_elements) return std::nullopt;
+  std::vector<int64_t> dims = info->dims;
+  for (auto& d : dims)
+    if (d < 0) { d = 2; dynamic = true; }
+  auto st = torch_dtype(info->dtype);
+  if (!st) return std::nullopt;
+  return c10::IValue(at::empty(dims, at::TensorOptions().dtype(*st).device(at::kMeta)));
+}
+
+// Runs one node alone on meta tensors shaped as its inputs were recorded; records its outputs.
+void run_alone(torch::jit::Node* node, TypeTable& types, Fakes& fakes) {
+  torch::jit::Stack stack;
+  bool dynamic = false;
+  for (auto* in : node->inputs()) {
+    auto iv = value_of(in, types, fakes, dynamic);
+    if (!iv) return;
+    stack.push_back(std::move(*iv));
+  }
+  if (node->kind() == c10::prim::ListConstruct) {
+    auto list_type = node->output()->type()->cast<c10::ListType>();
+    if (!list_type) return;
+    c10::impl::GenericList list(list_type->getElementType());
+    for (auto& iv : stack) list.push_back(iv);
+    stack.assign(1, c10::IValue(list));
+  } else {
+    auto op = node->maybeOperator();
+    if (!op) return;
+    try {
+      op->getOperation(node)(stack);
+    } catch (const std::exception&) {
+      return;
+    }
+  }
+  if (stack.size() != node->outputs().size()) return;
+  for (size_t k = 0; k < stack.size(); ++k) {
+    fakes[node->output(k)] = stack[k];
+    if (!stack[k].isTensor() || types.has(node->output(k))) continue;
+    const auto& t = stack[k].toTensor();
+    TensorInfo info;
+    info.dtype = onnx_dtype(t.scalar_type()).value_or(0);
+    info.dims = t.sizes().vec();
+    // A size computed from a dynamic dim is not known to be fixed.
+    if (dynamic) std::fill(info.dims.begin(), info.dims.end(), -1);
+    info.known_rank = true;
+    types.set(node->output(k), info);
+  }
+}
+
+void adopt(TypeTable& types, torch::jit::Value* to, torch::jit::Value* from) {
+  if (types.has(to)) return;
+  if (const TensorInfo* info = types.find(from)) types.set(to, *info);
+}
+
+void propagate(torch::jit::Block* block, TypeTable& types, Fakes& fakes) {
+  for (auto* node : block->nodes()) {
+    if (node->kind() == c10::prim::Constant) continue;
+    if (node->kind() == c10::prim::Loop) {
+      auto* body = node->blocks()[0];
+      // Carried value k: loop input k+2, body parameter k+1, body output k+1, loop output k.
+      for (size_t k = 0; k < node->outputs().size(); ++k) adopt(types, body->inputs()[k + 1], node->input(k + 2));
+      propagate(body, types, fakes);
+      for (size_t k = 0; k < node->outputs().size(); ++k) adopt(types, node->output(k), body->outputs()[k + 1]);
+      continue;
+    }
+    if (node->kind() == c10::prim::If) {
+      for (auto* b : node->blocks()) propagate(b, types, fakes);
+      for (size_t k = 0; k < node->outputs().size(); ++k)
+        for (auto* b : node->blocks()) adopt(types, node->output(k), b->outputs()[k]);
+      continue;
+    }
+    bool missing = false;
+    for (auto* out : node->outputs()) {
+      auto kind = out->type()->kind();
+      missing |= (kind == c10::TypeKind::TensorType && !types.has(out)) || kind == c10::TypeKind::ListType;
+    }
+    if (missing) run_alone(node, types, fakes);
+  }
+}
+
+}  // namespace
+
+void propagate_unobserved(torch::jit::Block* block, TypeTable& types) {
+  Fakes fakes;
+  propagate(block, types, fakes);
+}
+
+namespace {
+
+// The dims of `into` that `other` disagrees with become -1; returns whether any changed.
+bool merge_dims(TensorInfo& into, const TensorInfo* other) {
+  if (!other || !into.known_rank || !other->known_rank || other->list_elements != into.list_elements) return false;
+  if (other->dims.size() != into.dims.size()) {
+    into.known_rank = false;
+    into.dims.clear();
+    return true;
+  }
+  bool changed = false;
+  for (size_t d = 0; d < into.dims.size(); ++d)
+    if (into.dims[d] >= 0 && into.dims[d] != other->dims[d]) {
+      into.dims[d] = -1;
+      changed = true;
+    }
+  return changed;
+}
+
+void mark_sizes(torch::jit::Block* block, TypeTable& types, std::unordered_set<const torch::jit::Value*>& varying) {
+  auto settle = [&](torch::jit::Value* out, std::initializer_list<const torch::jit::Value*> sources) {
+    TensorInfo* info = types.find(out);
+    bool changed = false, inherited = false;
+    for (const auto* src : sources) {
+      inherited |= varying.count(src) > 0;
+      if (info) changed |= merge_dims(*info, types.find(src));
+    }
+    if (changed || inherited) varying.insert(out);
+  };
+  for (auto* node : block->nodes()) {
+    if (node->kind() == c10::prim::If) {
+      for (auto* b : node->blocks()) mark_sizes(b, types, varying);
+      for (size_t k = 0; k < node->outputs().size(); ++k)
+        settle(node->output(k), {node->blocks()[0]->outputs()[k], node->blocks()[1]->outputs()[k]});
+      continue;
+    }
+    if (node->kind() == c10::prim::Loop) {
+      auto* body = node->blocks()[0];
+      for (size_t k = 0; k < node->outputs().size(); ++k)
+        settle(body->inputs()[k + 1], {node->input(k + 2), body->outputs()[k + 1]});
+      mark_sizes(body, types, varying);
+      for (size_t k = 0; k < node->outputs().size(); ++k)
+        settle(node->output(k), {node->input(k + 2), body->inputs()[k + 1], body->outputs()[k + 1]});
+      continue;
+    }
+    bool from_varying = false;
+    for (auto* in : node->inputs()) from_varying |= varying.count(in) > 0;
+    for (auto* b : node->blocks()) mark_sizes(b, types, varying);
+    if (!from_varying) continue;
+    // Computed from a value whose size depends on the data: its own sizes may too.
+    for (auto* out : node->outputs()) {
+      varying.insert(out);
+      if (TensorInfo* info = types.find(out))
+        if (info->known_rank) std::fill(info->dims.begin(), info->dims.end(), -1);
+    }
+  }
+}
+
+}  // namespace
+
+void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types) {
+  std::unordered_set<const torch::jit::Value*> varying;
+  mark_sizes(block, types, varying);
+}
+
+}  // namespace t2o::core

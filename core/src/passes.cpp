@@ -1,0 +1,319 @@
+#include "passes.hpp"
+
+#include "locations.hpp"
+
+#include <torch/csrc/jit/passes/constant_propagation.h>
+#include <torch/csrc/jit/passes/dead_code_elimination.h>
+#include <torch/csrc/jit/passes/inliner.h>
+#include <torch/csrc/jit/passes/lower_tuples.h>
+#include <torch/csrc/jit/passes/remove_mutation.h>
+#include <torch/csrc/jit/runtime/custom_operator.h>
+
+#include <algorithm>
+#include <functional>
+#include <unordered_set>
+
+namespace t2o::core {
+
+PreparedModel prepare(torch::jit::Module module, const std::string& path) {
+  PreparedModel out;
+  if (!module.find_method("forward")) throw ExportError(path + ": the module has no forward() method");
+  try {
+    module.eval();
+    // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
+    out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);
+  } catch (const std::exception& e) {
+    throw ExportError(path + ": freezing the module failed: " + first_line(e.what()));
+  }
+  auto method = out.module.get_method("forward");
+  const auto& schema = method.function().getSchema();
+  for (size_t i = 1; i < schema.arguments().size(); ++i) {
+    out.argument_names.push_back(schema.arguments()[i].name());
+    out.argument_types.push_back(schema.arguments()[i].type());
+    out.argument_defaults.push_back(schema.arguments()[i].default_value());
+  }
+  auto graph = method.graph()->copy();
+  try {
+    torch::jit::Inline(*graph);
+    torch::jit::RemoveListMutation(graph);
+    torch::jit::RemoveTensorMutation(graph);
+    // Full constant propagation: also resolves `if x is None` branches on arguments frozen to None.
+    torch::jit::ConstantPropagation(graph);
+    functionalize_view_writes(graph);
+    remove_assertions(graph);
+    // LowerAllTuples corrupts some graphs that still hold control flow (scripted MultiheadAttention
+    // crashes libtorch's interpreter afterwards); those get the simple form. Tuples inside dicts
+    // (HF-style outputs) can't be lowered by LowerAllTuples either; the host keeps tuples as value
+    // lists, so the simple form loses nothing.
+    bool keep_some_tuples = false;
+    for (auto* n : graph->nodes()) {
+      keep_some_tuples |= !n->blocks().empty();
+      if (n->kind() == c10::prim::DictConstruct)
+        for (auto* in : n->inputs()) keep_some_tuples |= in->type()->kind() == c10::TypeKind::TupleType;
+    }
+    if (keep_some_tuples) torch::jit::LowerSimpleTuples(graph);
+    else torch::jit::LowerAllTuples(graph);
+    thread_list_mutation(graph);
+    torch::jit::EliminateDeadCode(graph);
+  } catch (const ExportError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ExportError(path + ": preparing the graph failed: " + first_line(e.what()));
+  }
+  // After freezing, self is unused: drop it so graph inputs are forward()'s arguments.
+  if (!graph->inputs().empty() && graph->inputs()[0]->type()->cast<c10::ClassType>()) {
+    if (graph->inputs()[0]->hasUses())
+      throw ExportError(path + ": forward() still reads module state after freezing (unsupported attribute use)");
+    graph->eraseInput(0);
+  }
+  out.graph = graph;
+  return out;
+}
+
+std::vector<InputSpec> bind_defaults(PreparedModel& model, const std::vector<InputSpec>& given) {
+  // Trailing arguments without an --input take their default values, as torch.onnx lets them, and
+  // `--input none` gives an Optional argument None: each becomes a constant, so the branches on it
+  // (`if src_mask is not None`) fold away.
+  std::vector<InputSpec> specs = given;
+  size_t n = model.argument_names.size();
+  if (given.empty() || given.size() > n) return specs;  // the example run reports the count
+  std::string missing;
+  for (size_t i = given.size(); i < n; ++i)
+    if (!model.argument_defaults[i]) missing += (missing.empty() ? "'" : ", '") + model.argument_names[i] + "'";
+  if (!missing.empty()) {
+    model.missing_defaults = missing;
+    return specs;
+  }
+  std::vector<std::pair<size_t, c10::IValue>> bound;
+  for (size_t i = 0; i < given.size(); ++i) {
+    if (given[i].dtype != "none") continue;
+    if (model.argument_types[i]->kind() != c10::TypeKind::OptionalType)
+      throw ExportError("--input none for forward() argument '" + model.argument_names[i] + "' of type " +
+                        model.argument_types[i]->annotation_str() + ": only an Optional argument can be None");
+    bound.emplace_back(i, c10::IValue());
+  }
+  for (size_t i = given.size(); i < n; ++i) bound.emplace_back(i, *model.argument_defaults[i]);
+  auto& graph = *model.graph;
+  torch::jit::WithInsertPoint guard(graph.block()->nodes().front());
+  for (auto it = bound.rbegin(); it != bound.rend(); ++it) {  // from the last: indices stay valid
+    size_t i = it->first;
+    graph.inputs()[i]->replaceAllUsesWith(graph.insertConstant(it->second));
+    graph.eraseInput(i);
+    model.argument_names.erase(model.argument_names.begin() + (std::ptrdiff_t)i);
+    model.argument_types.erase(model.argument_types.begin() + (std::ptrdiff_t)i);
+    model.argument_defaults.erase(model.argument_defaults.begin() + (std::ptrdiff_t)i);
+  }
+  specs.erase(std::remove_if(specs.begin(), specs.end(), [](const InputSpec& s) { return s.dtype == "none"; }),
+              specs.end());
+  return specs;
+}
+
+// ---- pass 11: raising branches ----
+
+namespace {
+
+torch::jit::Node* raise_in(torch::jit::Block* block) {
+  for (auto* n : block->nodes())
+    if (n->kind() == c10::prim::RaiseException) return n;
+  return nullptr;
+}
+
+void drop_raising_branches(torch::jit::Block* block, const std::function<void(const std::string&)>& warn) {
+  for (auto it = block->nodes().begin(); it != block->nodes().end();) {
+    auto* node = *it;
+    ++it;
+    for (auto* b : node->blocks()) drop_raising_branches(b, warn);
+    if (node->kind() != c10::prim::If) continue;
+    auto* raise_then = raise_in(node->blocks()[0]);
+    auto* raise_else = raise_in(node->blocks()[1]);
+    if (!raise_then == !raise_else) continue;  // neither raises, or both do
+    auto* raising = raise_then ? raise_then : raise_else;
+    auto* kept = node->blocks()[raise_then ? 1 : 0];
+    if (warn)
+      warn("prim::RaiseException at " + location_of(raising) +
+           ": ONNX has no exceptions; the branch that raises is dropped and the other always runs");
+    for (auto kept_it = kept->nodes().begin(); kept_it != kept->nodes().end();) {
+      auto* n = *kept_it;
+      ++kept_it;
+      n->moveBefore(node);
+    }
+    for (size_t k = 0; k < node->outputs().size(); ++k) node->output(k)->replaceAllUsesWith(kept->outputs()[k]);
+    node->destroy();
+  }
+}
+
+}  // namespace
+
+void drop_raising_branches(const std::shared_ptr<torch::jit::Graph>& graph,
+                           const std::function<void(const std::string&)>& warn) {
+  drop_raising_branches(graph->block(), warn);
+  torch::jit::EliminateDeadCode(graph);
+}
+
+// ---- pass 7: lists mutated inside blocks ----
+
+namespace {
+
+// Functional twins of TorchScript's in-place list ops: each returns the new list. The pass below
+// uses them where a list is mutated inside an if or loop, so the list becomes a value the blocks
+// return (ONNX sequences are values too). Pure, so constant propagation may fold them.
+torch::jit::RegisterOperators list_ops({
+    torch::jit::Operator(
+        "t2o::list_append(t[] self, t el) -> t[]",
+        [](torch::jit::Stack& stack) {
+          c10::IValue el = torch::jit::pop(stack);
+          auto list = torch::jit::pop(stack).toList().copy();
+          list.push_back(std::move(el));
+          stack.emplace_back(std::move(list));
+        },
+        c10::AliasAnalysisKind::FROM_SCHEMA),
+    torch::jit::Operator(
+        "t2o::list_insert(t[] self, int idx, t el) -> t[]",
+        [](torch::jit::Stack& stack) {
+          c10::IValue el = torch::jit::pop(stack);
+          int64_t idx = torch::jit::pop(stack).toInt();
+          auto list = torch::jit::pop(stack).toList().copy();
+          int64_t n = (int64_t)list.size();
+          // Python's insert clamps the position into [0, len].
+          if (idx < 0) idx = std::max<int64_t>(0, idx + n);
+          idx = std::min(idx, n);
+          list.insert(list.begin() + idx, std::move(el));
+          stack.emplace_back(std::move(list));
+        },
+        c10::AliasAnalysisKind::FROM_SCHEMA),
+    torch::jit::Operator(
+        "t2o::list_pop(t[] self, int idx) -> (t[], t)",
+        [](torch::jit::Stack& stack) {
+          int64_t idx = torch::jit::pop(stack).toInt();
+          auto list = torch::jit::pop(stack).toList().copy();
+          int64_t n = (int64_t)list.size();
+          TORCH_CHECK(n > 0, "pop from empty list");
+          int64_t i = idx < 0 ? idx + n : idx;
+          TORCH_CHECK(i >= 0 && i < n, "pop index out of range");
+          c10::IValue el = list.get((size_t)i);
+          list.erase(list.begin() + i);
+          stack.emplace_back(std::move(list));
+          stack.emplace_back(std::move(el));
+        },
+        c10::AliasAnalysisKind::FROM_SCHEMA),
+    torch::jit::Operator(
+        "t2o::list_set(t[] self, int idx, t el) -> t[]",
+        [](torch::jit::Stack& stack) {
+          c10::IValue el = torch::jit::pop(stack);
+          int64_t idx = torch::jit::pop(stack).toInt();
+          auto list = torch::jit::pop(stack).toList().copy();
+          int64_t n = (int64_t)list.size();
+          int64_t i = idx < 0 ? idx + n : idx;
+          TORCH_CHECK(i >= 0 && i < n, "list assignment index out of range");
+          list.set((size_t)i, std::move(el));
+          stack.emplace_back(std::move(list));
+        },
+        c10::AliasAnalysisKind::FROM_SCHEMA),
+});
+
+bool is_list_mutation(const torch::jit::Node* n) {
+  static const std::unordered_set<std::string> ops = {"aten::append", "aten::insert", "aten::pop", "aten::_set_item"};
+  return !n->inputs().empty() && n->input(0)->type()->kind() == c10::TypeKind::ListType &&
+         ops.count(n->kind().toQualString());
+}
+
+bool mutates(torch::jit::Block* block, torch::jit::Value* list) {
+  for (auto* n : block->nodes()) {
+    if (is_list_mutation(n) && n->input(0) == list) return true;
+    for (auto* b : n->blocks())
+      if (mutates(b, list)) return true;
+  }
+  return false;
+}
+
+void replace_reads(torch::jit::Block* block, torch::jit::Value* list, torch::jit::Value* current) {
+  for (auto* n : block->nodes()) {
+    n->replaceInputWith(list, current);
+    for (auto* b : n->blocks()) replace_reads(b, list, current);
+  }
+  block->return_node()->replaceInputWith(list, current);
+}
+
+// Rewrites the mutations of `list` in `block` (after `after`, if given) into functional ops and
+// threads the newest value through ifs (as an extra output) and loops (as a carried value).
+// Returns the list's value at the end of the block.
+torch::jit::Value* thread(torch::jit::Block* block, torch::jit::Node* after, torch::jit::Value* list,
+                          torch::jit::Value* current) {
+  auto* graph = block->owningGraph();
+  std::vector<torch::jit::Node*> nodes;
+  for (auto* n = after ? after->next() : block->param_node()->next(); n != block->return_node(); n = n->next())
+    nodes.push_back(n);
+  const auto list_type = list->type();
+  for (auto* n : nodes) {
+    bool inner = false;
+    for (auto* b : n->blocks()) inner |= mutates(b, list);
+    if (inner && n->kind() == c10::prim::If) {
+      for (auto* b : n->blocks()) b->registerOutput(thread(b, nullptr, list, current));
+      current = n->addOutput()->setType(list_type);
+      continue;
+    }
+    if (inner && n->kind() == c10::prim::Loop) {
+      auto* body = n->blocks()[0];
+      n->addInput(current);
+      auto* param = body->addInput()->setType(list_type);
+      body->registerOutput(thread(body, nullptr, list, param));
+      current = n->addOutput()->setType(list_type);
+      continue;
+    }
+    if (is_list_mutation(n) && n->input(0) == list) {
+      torch::jit::WithInsertPoint guard(n);
+      std::string kind = n->kind().toQualString();
+      torch::jit::Node* functional = nullptr;
+      if (kind == "aten::append") {
+        functional = graph->create(c10::Symbol::fromQualString("t2o::list_append"), {current, n->input(1)}, 1);
+      } else if (kind == "aten::insert") {
+        functional =
+            graph->create(c10::Symbol::fromQualString("t2o::list_insert"), {current, n->input(1), n->input(2)}, 1);
+      } else if (kind == "aten::_set_item") {
+        functional =
+            graph->create(c10::Symbol::fromQualString("t2o::list_set"), {current, n->input(1), n->input(2)}, 1);
+      } else {  // aten::pop
+        auto* idx = n->inputs().size() > 1 ? n->input(1) : graph->insertConstant((int64_t)-1);
+        functional = graph->create(c10::Symbol::fromQualString("t2o::list_pop"), {current, idx}, 2);
+      }
+      graph->insertNode(functional);
+      functional->output(0)->setType(list_type);
+      if (kind == "aten::pop") {
+        functional->output(1)->setType(n->output()->type());
+        n->output()->replaceAllUsesWith(functional->output(1));
+      } else if (!n->outputs().empty()) {
+        n->output()->replaceAllUsesWith(functional->output(0));
+      }
+      current = functional->output(0);
+      n->destroy();
+      continue;
+    }
+    n->replaceInputWith(list, current);
+    for (auto* b : n->blocks()) replace_reads(b, list, current);
+  }
+  block->return_node()->replaceInputWith(list, current);
+  return current;
+}
+
+void collect_lists(torch::jit::Block* block, std::vector<torch::jit::Value*>& lists) {
+  for (auto* n : block->nodes()) {
+    for (auto* out : n->outputs()) {
+      if (out->type()->kind() != c10::TypeKind::ListType) continue;
+      bool nested = false;
+      for (const auto& use : out->uses())
+        nested |= is_list_mutation(use.user) && use.offset == 0 && use.user->owningBlock() != block;
+      if (nested) lists.push_back(out);
+    }
+    for (auto* b : n->blocks()) collect_lists(b, lists);
+  }
+}
+
+}  // namespace
+
+void thread_list_mutation(const std::shared_ptr<torch::jit::Graph>& graph) {
+  std::vector<torch::jit::Value*> lists;
+  collect_lists(graph->block(), lists);
+  for (auto* list : lists) thread(list->node()->owningBlock(), list->node(), list, list);
+}
+
+}  // namespace t2o::core

@@ -1,0 +1,54 @@
+// Every graph pass of a conversion, named and ordered in one place.
+//
+// prepare() — the type-independent passes, in this order:
+//   1. eval + freeze            module attributes become constants (weights, flags)
+//   2. inline                   one graph for forward(), calls inlined
+//   3. remove list/tensor mutation, constant propagation
+//   4. functionalize_view_writes  in-place writes into views become slice_scatter/select_scatter
+//   5. remove_assertions        ifs that only raise (scripted asserts)
+//   6. lower tuples             all of them, or only the simple ones where control flow stays
+//   7. thread_list_mutation     lists mutated inside if/loop blocks become values the blocks return
+//   8. dead code elimination, drop self
+//   9. bind_defaults            missing trailing arguments take their defaults; `--input none` is None
+// Then, on what the example runs saw (example_run.cpp drives the fixpoint):
+//  10. fold_static_shapes       shapes/dtypes/context queries fixed for every run, the branches
+//                               they decide, loops they unroll (static_shapes.cpp)
+//  11. drop_raising_branches    an if whose one branch raises runs the other (with a warning)
+#ifndef TORCH2ONNX_CORE_PASSES_HPP
+#define TORCH2ONNX_CORE_PASSES_HPP
+
+#include "model_loader.hpp"
+#include "type_table.hpp"
+#include "torch2onnx/core/exporter.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace t2o::core {
+
+// Passes 1-8; throws ExportError naming the file.
+PreparedModel prepare(torch::jit::Module module, const std::string& path);
+
+// Pass 9: binds trailing arguments without an --input to their defaults and `--input none` ones to
+// None; returns the --input of the remaining graph inputs. Arguments left without a default are
+// recorded in model.missing_defaults (the example run reports the count mismatch).
+std::vector<InputSpec> bind_defaults(PreparedModel& model, const std::vector<InputSpec>& given);
+
+// Pass 10: replaces queries fixed for every run with constants and resolves the control flow they
+// decide. Returns whether control flow was removed (new values the example run has not seen).
+bool fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph, const TypeTable& types);
+
+// Pass 11: torch.onnx drops the raising branch of an if that cannot be folded; so do we, warning
+// with the location of each.
+void drop_raising_branches(const std::shared_ptr<torch::jit::Graph>& graph,
+                           const std::function<void(const std::string&)>& warn);
+
+// Pass 7 (also run after the fold, which may unroll loops).
+void thread_list_mutation(const std::shared_ptr<torch::jit::Graph>& graph);
+
+void remove_assertions(const std::shared_ptr<torch::jit::Graph>& graph);  // static_shapes.cpp
+
+}  // namespace t2o::core
+
+#endif

@@ -1,0 +1,49 @@
+// Stage 1 of a conversion: what the example runs saw of every TorchScript tensor value, top level
+// and inside blocks (if-branches, loop bodies). Keyed by Value::unique(), which is never reused
+// within a graph, so values the fold creates later can never inherit a destroyed value's record.
+#ifndef TORCH2ONNX_CORE_TYPE_TABLE_HPP
+#define TORCH2ONNX_CORE_TYPE_TABLE_HPP
+
+#include <torch/script.h>
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace t2o::core {
+
+// What the example run saw of a TorchScript tensor value (or of the elements of a list of tensors).
+struct TensorInfo {
+  int32_t dtype = 0;          // ONNX element type, 0 if unknown
+  std::vector<int64_t> dims;  // -1 where the dim changed between runs or between loop iterations
+  bool known_rank = false;
+  bool list_elements = false;  // a list of tensors: dtype/dims describe its elements
+  std::vector<int64_t> run_dims, alt_dims;  // sizes in the two runs (only with dynamic axes)
+};
+
+class TypeTable {
+ public:
+  const TensorInfo* find(const torch::jit::Value* v) const {
+    auto it = by_id_.find(v->unique());
+    return it == by_id_.end() ? nullptr : &it->second;
+  }
+  TensorInfo* find(const torch::jit::Value* v) {
+    auto it = by_id_.find(v->unique());
+    return it == by_id_.end() ? nullptr : &it->second;
+  }
+  bool has(const torch::jit::Value* v) const { return by_id_.count(v->unique()) > 0; }
+  void set(const torch::jit::Value* v, TensorInfo info) { by_id_[v->unique()] = std::move(info); }
+  // One more sighting of value `id` (a loop body sees its values once per iteration): dims that
+  // differ become -1, a rank that differs becomes unknown.
+  void observe(size_t id, int32_t dtype, const std::vector<int64_t>& dims, bool list_elements = false);
+  void clear() { by_id_.clear(); }
+  std::unordered_map<size_t, TensorInfo>& entries() { return by_id_; }
+  const std::unordered_map<size_t, TensorInfo>& entries() const { return by_id_; }
+
+ private:
+  std::unordered_map<size_t, TensorInfo> by_id_;
+};
+
+}  // namespace t2o::core
+
+#endif

@@ -1,0 +1,42 @@
+#!/usr/bin/python3
+"""Models whose ops the packs must refuse (Debian's /usr/bin/python3).
+
+    /usr/bin/python3 tests/refusals/make_refusal_fixtures.py OUT_DIR
+
+Writes OUT_DIR/<name>.pt for each model below (traced or scripted).
+"""
+import os
+import sys
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    import torch
+
+    class Fn(torch.nn.Module):
+        def __init__(self, fn):
+            super().__init__()
+            self.fn = fn
+
+        def forward(self, *xs):
+            return self.fn(*xs)
+
+    class Linspace(torch.nn.Module):
+        def forward(self, x):
+            return torch.linspace(0.0, 1.0, int(x.size(0)) + int(x[0]))
+
+    models = {
+        "det_7x7": (Fn(lambda x: torch.det(x)), [torch.randn(7, 7)]),
+        "inverse_5x5": (Fn(lambda x: torch.inverse(x)), [torch.randn(5, 5) + 3 * torch.eye(5)]),
+        "unique_unsorted": (Fn(lambda x: torch.unique(x, sorted=False)), [torch.tensor([3, 1, 3])]),
+        "median_dim": (Fn(lambda x: torch.median(x, 1)), [torch.randn(3, 4)]),
+        "bitwise_int": (Fn(lambda a, b: a & b), [torch.tensor([5, 6]), torch.tensor([3, 3])]),
+    }
+    for name, (module, inputs) in models.items():
+        torch.jit.trace(module.eval(), tuple(inputs)).save(os.path.join(out, name + ".pt"))
+    torch.jit.script(Linspace()).save(os.path.join(out, "linspace_runtime_steps.pt"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+// Arguments the decomposed op families cannot convert exactly are refused: exit status 1, one
+// `torch2onnx: error:` line naming the op and why, and no output file.
+#include <gtest/gtest.h>
+
+#include "e2e_util.hpp"
+
+namespace t2o_e2e {
+namespace {
+
+fs::path refusal_fixtures() {
+  static const fs::path dir = [] {
+    const fs::path d = work_dir() / "refusals";
+    const RunResult made =
+        run({python(), (source_dir() / "tests" / "refusals" / "make_refusal_fixtures.py").string(), d.string()});
+    EXPECT_EQ(made.exit_code, 0) << made.describe();
+    return d;
+  }();
+  return dir;
+}
+
+struct Refusal {
+  const char* model;
+  std::vector<std::string> inputs;
+  int opset;
+  std::vector<std::string> message;  // substrings of the error line
+};
+
+class Refused : public ::testing::TestWithParam<Refusal> {};
+
+TEST_P(Refused, WithOneLineNamingTheOpAndReason) {
+  const Refusal& c = GetParam();
+  const fs::path out = fresh_out_dir() / (std::string(c.model) + ".onnx");
+  std::vector<std::string> args = {cli().string(), "export", (refusal_fixtures() / (std::string(c.model) + ".pt")).string(),
+                                   "-o", out.string(), "--opset", std::to_string(c.opset)};
+  for (const auto& i : c.inputs) {
+    args.push_back("--input");
+    args.push_back(i);
+  }
+  const RunResult r = run(args);
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.describe();
+  EXPECT_EQ(r.err.rfind("torch2onnx: error: ", 0), 0u) << r.describe();
+  for (const auto& s : c.message) EXPECT_NE(r.err.find(s), std::string::npos) << s << "\n" << r.describe();
+  EXPECT_FALSE(fs::exists(out));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Ops, Refused,
+    ::testing::Values(
+        Refusal{"det_7x7", {"float32[7,7]"}, 17, {"aten::linalg_det", "7x7", "up to 6x6"}},
+        Refusal{"inverse_5x5", {"float32[5,5]"}, 17, {"aten::linalg_inv", "up to 4x4"}},
+        Refusal{"unique_unsorted", {"int64[3]"}, 17, {"aten::_unique2", "sorted=False", "hash-table order"}},
+        Refusal{"median_dim", {"float32[3,4]"}, 10, {"aten::median", "needs opset >= 11", "(value, index)"}},
+        Refusal{"bitwise_int", {"int64[2]", "int64[2]"}, 10, {"aten::__and__", "needs opset >= 11"}},
+        Refusal{"linspace_runtime_steps", {"float32[4]"}, 10, {"aten::linspace", "'steps'", "--opset 11"}}),
+    [](const ::testing::TestParamInfo<Refusal>& info) { return std::string(info.param.model); });
+
+}  // namespace
+}  // namespace t2o_e2e
