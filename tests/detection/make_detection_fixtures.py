@@ -77,11 +77,10 @@ def build(name):
     raise SystemExit(f"unknown model {name}")
 
 
-# Control flow (prim::If/Loop) is not converted yet: it comes with the plugin ABI 1.1 (blocks as
-# subgraphs). torchvision's batched_nms wraps its body in a scripted `if boxes.numel() == 0` that
-# tracing keeps as prim::If, so until then the fixtures trace batched_nms's non-empty branch only
-# (the ops torch.onnx exports in that branch). Set to False once prim::If converts.
-TRACE_NONEMPTY_NMS_BRANCH_ONLY = True
+# torchvision's batched_nms wraps its body in a scripted `if boxes.numel() == 0` that tracing keeps
+# as prim::If, converted since the plugin ABI 1.1 (blocks as subgraphs). True traces the non-empty
+# branch only (what the tests did before prim::If converted).
+TRACE_NONEMPTY_NMS_BRANCH_ONLY = False
 
 
 def trace_nonempty_nms_branch_only():
@@ -175,7 +174,7 @@ def main():
     other = torch.rand(3, OTHER_HW[0] // 8, OTHER_HW[1] // 8)
     other = torch.nn.functional.interpolate(other[None], size=OTHER_HW, mode="bilinear")[0]
 
-    tmp = target + ".tmp"
+    tmp = f"{target}.tmp{os.getpid()}"  # per process: ctest -j runs a model's opsets side by side
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
     with torch.no_grad():
@@ -194,7 +193,10 @@ def main():
     with open(os.path.join(tmp, "export.json"), "w") as f:
         json.dump({"source_hash": digest, "cli_args": args, "sizes": 2}, f, indent=1)
     shutil.rmtree(target, ignore_errors=True)
-    os.rename(tmp, target)
+    try:
+        os.rename(tmp, target)
+    except OSError:  # another process made it meanwhile (same source hash)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
