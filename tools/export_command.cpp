@@ -118,6 +118,9 @@ std::string export_help() {
     "  --output-names y         graph output names (default: output_0, output_1, ...)\n"
     "  --dynamic-axes NAME=AXES axes of an input or output that may vary at run time (repeatable):\n"
     "                           input_ids=0,1 or input_ids=0:batch,1:seq (named dims)\n"
+    "  --dynamic-input TYPE[DIMS] example shape of each input for the run that finds the dynamic\n"
+    "                           dims (one per --input; default: each dynamic axis one larger); for\n"
+    "                           models that resize internally, e.g. detection models\n"
     "  --operator-export-type onnx|aten-fallback|fallthrough\n"
     "                           ops no pack converts: fail (onnx, the default), emit an ATen node in\n"
     "                           domain org.pytorch.aten, or emit the op in its own namespace's domain\n"
@@ -165,6 +168,8 @@ int run_export(Args& args) {
       options.operator_export_type = t2o::core::parse_operator_export_type(value);
     } else if (args.option("--plugin-path", value)) {
       plugin_dirs.push_back(value);
+    } else if (args.option("--dynamic-input", value)) {
+      options.dynamic_inputs.push_back(t2o::core::parse_input_spec(value));
     } else if (args.option("--load-library", value)) {
       options.kernel_libraries.push_back(value);
     } else if (args.flag("--no-default-libraries")) {

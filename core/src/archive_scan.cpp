@@ -30,7 +30,8 @@ std::string describe(const std::string& path, const std::vector<CustomOpUse>& us
     s += (i ? "; " : "") + u.op + " (" + std::to_string(u.count) + " call" + (u.count == 1 ? "" : "s") +
          ", first at " + (u.locations.empty() ? "?" : u.locations[0]) + ")";
   }
-  return s + "; a pack declaring their schemas is what's missing (--plugin-path)";
+  return s + "; what's missing is the library of their kernels (--load-library) or a pack declaring their "
+             "schemas (--plugin-path)";
 }
 }  // namespace
 

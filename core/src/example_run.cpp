@@ -291,6 +291,7 @@ DynamicAxesPlan ExampleRun::record(TypeTable& types) {
     }
   }
 
+  varied = dynamic_run_shapes(options_.dynamic_inputs, specs_, shapes, varied);  // --dynamic-input
   // What the export context decides (no autograd, arguments at their defaults) is folded before the
   // run, so the values of the branches it selects are recorded too.
   fold_static_shapes(model_.graph, TypeTable());

@@ -81,4 +81,33 @@ DynamicAxes parse_dynamic_axes(const std::string& text) {
   return out;
 }
 
+std::vector<std::vector<int64_t>> dynamic_run_shapes(const std::vector<InputSpec>& dynamic_inputs,
+                                                     const std::vector<InputSpec>& specs,
+                                                     const std::vector<std::vector<int64_t>>& shapes,
+                                                     const std::vector<std::vector<int64_t>>& default_sizes) {
+  if (dynamic_inputs.empty()) return default_sizes;
+  if (dynamic_inputs.size() != specs.size())
+    throw ExportError(std::to_string(dynamic_inputs.size()) + " --dynamic-input given for " +
+                      std::to_string(specs.size()) + " --input; give one per input, in order");
+  std::vector<std::vector<int64_t>> out;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const InputSpec& d = dynamic_inputs[i];
+    auto bad = [&](const std::string& why) {
+      return ExportError("--dynamic-input " + d.text + " (input " + std::to_string(i) + ", --input " + specs[i].text +
+                         "): " + why);
+    };
+    if (d.dtype != specs[i].dtype) throw bad("another element type");
+    if (d.dims.size() != shapes[i].size()) throw bad("another rank");
+    for (size_t a = 0; a < d.dims.size(); ++a) {
+      bool dynamic = default_sizes[i][a] != shapes[i][a];
+      if (!dynamic && d.dims[a] != shapes[i][a])
+        throw bad("axis " + std::to_string(a) + " is not in --dynamic-axes but has another size");
+      if (dynamic && d.dims[a] == shapes[i][a])
+        throw bad("dynamic axis " + std::to_string(a) + " must take another size than in --input");
+    }
+    out.push_back(d.dims);
+  }
+  return out;
+}
+
 }  // namespace t2o::core

@@ -211,7 +211,21 @@ inline void split_symbolic(Ctx& ctx, bool input_form) {
   std::vector<int64_t> sizes;
   if (!unbind && ctx.input(1).kind() != T2O_KIND_INT) {
     Value s = ctx.input(1);
-    if (!all_const(s)) unsupported(k + ": argument 'split_sizes' computed at run time");
+    if (!all_const(s)) {
+      // Sizes known only at run time (traced from shapes, e.g. anchors per feature level in
+      // torchvision's detection models): one Slice per part, between running sums of the sizes.
+      if (ctx.opset() < 10) unsupported(k + ": argument 'split_sizes' computed at run time needs --opset 10");
+      std::vector<Value> parts;
+      Value start = ctx.const_i64({0}), axes = ctx.const_i64({axis});
+      for (const Value& size : s.items()) {
+        Value n = size.is_const() ? ctx.const_i64({size.to_int()}) : unsqueeze(ctx, as_i64(ctx, size), {0});
+        Value end = ctx.op("Add", {start, n});
+        parts.push_back(ctx.op("Slice", {x, start, end, axes}));
+        start = end;
+      }
+      ctx.set_output(0, ctx.make_list(parts));
+      return;
+    }
     sizes = s.to_ints();
   } else {
     if (D < 0 && chunk) return ctx.set_output(0, ctx.make_list(dynamic_chunks(ctx, x, axis, ctx.input(1).to_int(), input_form)));

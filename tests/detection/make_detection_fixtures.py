@@ -14,7 +14,7 @@ The models are torchvision's detection classes with the smallest backbones torch
 random weights and weights_backbone=None: Faster R-CNN (its MobileNetV3-Large 320 FPN builder),
 SSDlite (its MobileNetV3-Large builder), RetinaNet, FCOS, Mask R-CNN, Keypoint R-CNN (each with
 torchvision's ResNet-18 FPN backbone, resnet_fpn_backbone, instead of the builders' ResNet-50, to
-keep the tests fast), and SSD300-VGG16 (its builder; slow). A few classes keep random scores
+keep the tests fast). A few classes keep random scores
 above the score thresholds, so every model returns detections.
 Regenerated only when this file changes.
 """
@@ -29,6 +29,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixtures"))
 
 EXAMPLE_HW = (240, 320)
 OTHER_HW = (288, 224)  # another size and aspect ratio: the exported graph must not have baked 240x320 in
+# The size of the export's second example run (--dynamic-input), which finds the dynamic dims: the
+# models scale each image to a fixed short side and pad to a multiple of 32, so the default (each
+# dynamic axis one larger) leaves every internal size as it was. A portrait image changes both.
+DYNAMIC_RUN_HW = (320, 240)
 NUM_CLASSES = 5
 
 
@@ -50,9 +54,17 @@ def build(name):
         return D.fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None, num_classes=NUM_CLASSES,
                                                        **size)
     if name == "ssdlite320_mobilenet_v3_large":
-        return D.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=NUM_CLASSES)
-    if name == "ssd300_vgg16":
-        return D.ssd300_vgg16(weights=None, weights_backbone=None, num_classes=NUM_CLASSES)
+        model = D.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=NUM_CLASSES)
+        # SSDlite's own initialisation (convolutions ~ N(0, 0.03)) shrinks the features to ~1e-13, so
+        # every score is exactly 1/NUM_CLASSES: He initialisation keeps them O(1), and a smaller
+        # classification head keeps the scores spread out rather than saturated at 1.
+        for module in model.modules():
+            if isinstance(module, torch.nn.Conv2d):
+                torch.nn.init.kaiming_normal_(module.weight, mode="fan_in")
+        for module in model.head.classification_head.modules():
+            if isinstance(module, torch.nn.Conv2d):
+                torch.nn.init.normal_(module.weight, std=0.03)
+        return model
     if name == "retinanet_resnet18_fpn":
         # Random sigmoid scores sit at the prior (0.01): take every candidate.
         return D.RetinaNet(resnet18_fpn(p6p7=True), NUM_CLASSES, score_thresh=0.0, **size)
@@ -63,6 +75,25 @@ def build(name):
     if name == "keypointrcnn_resnet18_fpn":
         return D.KeypointRCNN(resnet18_fpn(), NUM_CLASSES, num_keypoints=5, **size)
     raise SystemExit(f"unknown model {name}")
+
+
+# torchvision's batched_nms wraps its body in a scripted `if boxes.numel() == 0` that tracing keeps
+# as prim::If, converted since the plugin ABI 1.1 (blocks as subgraphs). True traces the non-empty
+# branch only (what the tests did before prim::If converted).
+TRACE_NONEMPTY_NMS_BRANCH_ONLY = False
+
+
+def trace_nonempty_nms_branch_only():
+    import torch
+    import torchvision.ops.boxes as box_ops
+
+    def coordinate_trick(boxes, scores, idxs, iou_threshold):
+        # torchvision 0.14's _batched_nms_coordinate_trick without its empty-input branch.
+        max_coordinate = boxes.max()
+        offsets = idxs.to(boxes) * (max_coordinate + torch.tensor(1).to(boxes))
+        return box_ops.nms(boxes + offsets[:, None], scores, iou_threshold)
+
+    box_ops._batched_nms_coordinate_trick = coordinate_trick
 
 
 class Detector:
@@ -105,18 +136,37 @@ def main():
 
     torch.set_num_threads(1)
     torch.manual_seed(0)
-    if name == "nms_only":  # for the kernel-library tests: a model that calls torchvision::nms
+    if name in ("nms_only", "deform_conv2d"):  # one-op models for the kernel-library and refusal tests
         import torchvision
 
         class Nms(torch.nn.Module):
             def forward(self, boxes, scores):
                 return torchvision.ops.nms(boxes, scores, 0.5)
 
+        class DeformConv(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = torchvision.ops.DeformConv2d(4, 6, 3, padding=1)
+
+            def forward(self, x, offset, mask):
+                return self.conv(x, offset, mask)
+
         os.makedirs(target, exist_ok=True)
-        torch.jit.trace(Nms(), (torch.rand(8, 4), torch.rand(8))).save(os.path.join(target, "model.pt"))
+        if name == "nms_only":
+            example = (torch.rand(8, 4), torch.rand(8))
+            traced = torch.jit.trace(Nms(), example)
+        else:
+            example = (torch.randn(1, 4, 8, 8), torch.randn(1, 18, 8, 8), torch.rand(1, 9, 8, 8))
+            traced = torch.jit.trace(DeformConv().eval(), example)
+        traced.save(os.path.join(target, "model.pt"))
+        args = []
+        for t in example:
+            args += ["--input", mf.cli_spec(t)]
         with open(done, "w") as f:
-            json.dump({"source_hash": digest, "cli_args": ["--input", "float32[8,4]", "--input", "float32[8]"]}, f)
+            json.dump({"source_hash": digest, "cli_args": args}, f)
         return
+    if TRACE_NONEMPTY_NMS_BRANCH_ONLY:
+        trace_nonempty_nms_branch_only()
     model = Detector(build(name)).eval()
     # An image with structure (smooth blobs), in [0, 1] as torchvision's transforms expect.
     example = torch.rand(3, EXAMPLE_HW[0] // 8, EXAMPLE_HW[1] // 8)
@@ -124,7 +174,7 @@ def main():
     other = torch.rand(3, OTHER_HW[0] // 8, OTHER_HW[1] // 8)
     other = torch.nn.functional.interpolate(other[None], size=OTHER_HW, mode="bilinear")[0]
 
-    tmp = target + ".tmp"
+    tmp = f"{target}.tmp{os.getpid()}"  # per process: ctest -j runs a model's opsets side by side
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
     with torch.no_grad():
@@ -138,11 +188,15 @@ def main():
         meta["model_name"] = name
         with open(os.path.join(d, "meta.json"), "w") as f:
             json.dump(meta, f, indent=1)
-    args = ["--input", mf.cli_spec(example), "--input-names", "image", "--dynamic-axes", "image=1:height,2:width"]
+    args = ["--input", mf.cli_spec(example), "--input-names", "image", "--dynamic-axes", "image=1:height,2:width",
+            "--dynamic-input", "float32[3,%d,%d]" % DYNAMIC_RUN_HW]
     with open(os.path.join(tmp, "export.json"), "w") as f:
         json.dump({"source_hash": digest, "cli_args": args, "sizes": 2}, f, indent=1)
     shutil.rmtree(target, ignore_errors=True)
-    os.rename(tmp, target)
+    try:
+        os.rename(tmp, target)
+    except OSError:  # another process made it meanwhile (same source hash)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,19 @@ TEST(KernelLibraries, TorchvisionKernelsAreLoadedAutomatically) {
   EXPECT_EQ(nlohmann::json::parse(explicit_path.out).at("loaded"), true) << explicit_path.describe();
 }
 
+// Without torchvision's kernels the model cannot load: export names the op and both remedies.
+TEST(KernelLibraries, WithoutTheKernelsExportSaysWhatIsMissing) {
+  const fs::path model = detection_fixture("nms_only") / "model.pt";
+  const fs::path out = fresh_out_dir() / "model.onnx";
+  const RunResult r = run({cli().string(), "export", model.string(), "-o", out.string(), "--input", "float32[8,4]",
+                           "--input", "float32[8]", "--no-default-libraries"});
+  EXPECT_FALSE(r.crashed()) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_NE(r.err.find("torchvision::nms"), std::string::npos) << r.describe();
+  EXPECT_NE(r.err.find("--load-library"), std::string::npos) << r.describe();
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST(KernelLibraries, MissingFileIsOneLine) {
   const fs::path model = detection_fixture("nms_only") / "model.pt";
   const std::string missing = (fresh_out_dir() / "no_such_library.so").string();
@@ -83,6 +96,23 @@ TEST(KernelLibraries, ClashingRegistrationsAreOneLine) {
   const RunResult exported = run({cli().string(), "export", model.string(), "-o", out.string(), "--input",
                                   "float32[8,4]", "--input", "float32[8]", "--load-library", copy.string()});
   expect_one_error_line(exported, copy.string(), "clash with ops already registered");
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// deform_conv2d's ONNX form (DeformConv) is new in opset 19: below, export names the opset it needs.
+TEST(TorchvisionPack, DeformConv2dNeedsOpset19) {
+  const fs::path dir = detection_fixture("deform_conv2d");
+  std::ifstream f(dir / "export.json");
+  const auto spec = nlohmann::json::parse(f);
+  const fs::path out = fresh_out_dir() / "deform.onnx";
+  std::vector<std::string> args = {cli().string(), "export", (dir / "model.pt").string(), "-o", out.string(),
+                                   "--opset", "17"};
+  for (const auto& a : spec.at("cli_args")) args.push_back(a.get<std::string>());
+  const RunResult r = run(args);
+  EXPECT_FALSE(r.crashed()) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_NE(r.err.find("torchvision::deform_conv2d"), std::string::npos) << r.describe();
+  EXPECT_NE(r.err.find("needs --opset 19"), std::string::npos) << r.describe();
   EXPECT_FALSE(fs::exists(out));
 }
 

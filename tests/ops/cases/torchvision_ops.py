@@ -78,3 +78,17 @@ CASES += [
     case("shape_as_tensor", ShapeAsTensor(), [torch.rand(2, 3, 5)], opsets=(9, 17),
          cli_args=("--dynamic-axes", "x=1")),
 ]
+
+
+class SplitRuntimeSizes(torch.nn.Module):
+    # Sizes from the input's shape (as torchvision's RPN splits objectness per feature level).
+    def forward(self, x):
+        n = x.size(1)
+        a, b, c = x.split([n // 4, n // 2, n - n // 4 - n // 2], 1)
+        return a * 2, b + 1, c
+
+
+CASES += [
+    case("split_runtime_sizes", SplitRuntimeSizes(), [torch.rand(2, 11, 3)], opsets=(11, 13, 17),
+         cli_args=("--dynamic-axes", "x=1")),
+]

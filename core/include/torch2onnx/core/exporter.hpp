@@ -76,7 +76,19 @@ struct ExportOptions {
   // ones found automatically (torchvision's) unless default_kernel_libraries is false.
   std::vector<std::string> kernel_libraries;
   bool default_kernel_libraries = true;
+  // --dynamic-input: the example shapes, one per input, of the run that finds which dims are
+  // dynamic (default: every dynamic axis one larger). Models that resize internally (detection
+  // models scale every image to a fixed short side) need sizes of another aspect ratio there.
+  std::vector<InputSpec> dynamic_inputs;
 };
+
+// The input shapes of the second example run: `dynamic_inputs` checked against the --input specs
+// (same count, dtypes and ranks; other sizes on exactly the dynamic axes, which are where `default_sizes`
+// differs from `shapes`), or `default_sizes` when none is given. Throws ExportError naming the spec.
+std::vector<std::vector<int64_t>> dynamic_run_shapes(const std::vector<InputSpec>& dynamic_inputs,
+                                                     const std::vector<InputSpec>& specs,
+                                                     const std::vector<std::vector<int64_t>>& shapes,
+                                                     const std::vector<std::vector<int64_t>>& default_sizes);
 
 struct ExportStats {
   size_t torch_nodes = 0;
