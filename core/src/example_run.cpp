@@ -63,17 +63,20 @@ torch::jit::RegisterOperators observers({
     torch::jit::Operator(
         "t2o_internal::observe(int id, Tensor x) -> ()",
         [](torch::jit::Stack& stack) {
-          at::Tensor x = torch::jit::pop(stack).toTensor();
+          // An early `return` leaves prim::Uninitialized in the branches that did not return.
+          c10::IValue x = torch::jit::pop(stack);
           int64_t id = torch::jit::pop(stack).toInt();
-          if (observed && x.defined()) observed->observe((size_t)id, x);
+          if (observed && x.isTensor() && x.toTensor().defined()) observed->observe((size_t)id, x.toTensor());
         },
         c10::AliasAnalysisKind::CONSERVATIVE),
     torch::jit::Operator(
         "t2o_internal::observe_list(int id, Tensor[] x) -> ()",
         [](torch::jit::Stack& stack) {
-          auto xs = torch::jit::pop(stack).toTensorVector();
+          c10::IValue x = torch::jit::pop(stack);
           int64_t id = torch::jit::pop(stack).toInt();
-          if (observed && !xs.empty() && xs[0].defined()) observed->observe((size_t)id, xs[0], true);
+          if (!observed || !x.isTensorList()) return;
+          auto xs = x.toTensorVector();
+          if (!xs.empty() && xs[0].defined()) observed->observe((size_t)id, xs[0], true);
         },
         c10::AliasAnalysisKind::CONSERVATIVE),
 });
@@ -381,7 +384,7 @@ namespace {
 using Fakes = std::unordered_map<const torch::jit::Value*, c10::IValue>;
 
 std::optional<c10::IValue> value_of(const torch::jit::Value* v, const TypeTable& types, const Fakes& fakes,
-                                    bool& dynamic) {
+                                    bool& dynamic, bool meta) {
   auto fake = fakes.find(v);
   if (fake != fakes.end()) return fake->second;
   if (auto iv = torch::jit::toIValue(v)) return *iv;
@@ -393,16 +396,20 @@ std::optional<c10::IValue> value_of(const torch::jit::Value* v, const TypeTable&
     if (d < 0) { d = 2; dynamic = true; }
   auto st = torch_dtype(info->dtype);
   if (!st) return std::nullopt;
+  // Ops without a meta kernel run on the CPU, on zeros (valid as indices, harmless as values).
+  if (!meta) return c10::IValue(at::zeros(dims, at::TensorOptions().dtype(*st)));
   return c10::IValue(at::empty(dims, at::TensorOptions().dtype(*st).device(at::kMeta)));
 }
 
 // Runs one node alone on meta tensors shaped as its inputs were recorded; records its outputs.
-void run_alone(torch::jit::Node* node, TypeTable& types, Fakes& fakes) {
+void run_alone(torch::jit::Node* node, TypeTable& types, Fakes& fakes, bool meta = true) {
   torch::jit::Stack stack;
   bool dynamic = false;
   for (auto* in : node->inputs()) {
-    auto iv = value_of(in, types, fakes, dynamic);
+    auto iv = value_of(in, types, fakes, dynamic, meta);
     if (!iv) return;
+    // A fake made on the meta device cannot feed a CPU run.
+    if (!meta && iv->isTensor() && iv->toTensor().is_meta()) return;
     stack.push_back(std::move(*iv));
   }
   if (node->kind() == c10::prim::ListConstruct) {
@@ -416,7 +423,10 @@ void run_alone(torch::jit::Node* node, TypeTable& types, Fakes& fakes) {
     if (!op) return;
     try {
       op->getOperation(node)(stack);
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
+      if (meta) return run_alone(node, types, fakes, false);
+      if (std::getenv("T2O_DEBUG"))
+        std::cerr << "typing " << node->kind().toQualString() << " alone failed: " << error_summary(e.what()) << std::endl;
       return;
     }
   }

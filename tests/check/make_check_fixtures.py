@@ -6,7 +6,7 @@
 Writes OUT_DIR/several_ops.pt: a traced model with several kinds of unconvertible ops:
   aten::special_bessel_j0 x2 and aten::special_airy_ai x1 (no pack converts them: Bessel and Airy
   functions have no ONNX form and no series here), aten::round x1 (only from opset 11),
-  aten::dropout with train=True (the symbolic refuses: only eval-mode dropout converts);
+  aten::linalg_matrix_norm with ord='nuc' (the symbolic refuses: ONNX has no SVD);
 OUT_DIR/custom_ops.pt: a scripted model calling custom ops t2ocheck::op_a (x2) and t2ocheck::op_b
 (x1), defined here with torch.library but unknown to torch2onnx (no pack declares them);
 OUT_DIR/data_if.pt: a scripted model whose branches on x.dtype and x.dim() fold at export but whose
@@ -37,7 +37,7 @@ def main():
             b = torch.special.airy_ai(y)
             c = torch.round(y)
             d = torch.special.bessel_j0(a)
-            e = F.dropout(y, 0.5, training=True)
+            e = torch.linalg.matrix_norm(y, ord="nuc")  # refused: ONNX has no SVD
             return a + b + c + d, e
 
     torch.manual_seed(0)
@@ -68,6 +68,18 @@ def main():
             return x - 1.0
 
     torch.jit.script(DataIf()).save(os.path.join(out, "data_if.pt"))
+
+    class LoopBody(nn.Module):
+        """An op no pack converts, inside a loop body inside a branch."""
+
+        def forward(self, x):
+            if bool(x.sum() > 0):
+                # A trip count from the data: the loop stays a loop (a constant one is unrolled).
+                for i in range(int(x.abs().sum()) % 3 + 1):
+                    x = x + torch.special.bessel_j0(x[0])
+            return x
+
+    torch.jit.script(LoopBody()).save(os.path.join(out, "loop_body.pt"))
 
     class Defaults(nn.Module):
         def forward(self, x, y: Optional[torch.Tensor] = None, scale: float = 2.0):

@@ -318,7 +318,8 @@ def main():
 
     torch.set_num_threads(1)
     torch.manual_seed(0)
-    tmp = out_dir + ".tmp"
+    # One temporary directory per process: ctest -j runs several of these tests at once.
+    tmp = f"{out_dir}.tmp{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
     index = {"source_hash": digest, "kernels": [], "llama_runs": []}
@@ -369,6 +370,11 @@ def main():
         index["llama_runs"].append(str(k))
     with open(os.path.join(tmp, "cases.json"), "w") as f:
         json.dump(index, f, indent=1)
+    if os.path.exists(index_path):
+        with open(index_path) as f:
+            if json.load(f).get("source_hash") == digest:  # another process finished first
+                shutil.rmtree(tmp, ignore_errors=True)
+                return
     shutil.rmtree(out_dir, ignore_errors=True)
     os.rename(tmp, out_dir)
 
