@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
+#include <iterator>
 
 #include "e2e_util.hpp"
 
@@ -60,6 +62,39 @@ TEST(WrongAbiPack, ExportSkipsItWithAWarning) {
   const RunResult c = run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(),
                            fx.string()});
   EXPECT_EQ(c.exit_code, 0) << c.describe();
+}
+
+}  // namespace
+}  // namespace t2o_e2e
+
+namespace t2o_e2e {
+namespace {
+
+// plugin.h: t2o_attr arrays are read with the stride of their first element's struct_size. A pack
+// built for a later minor, whose t2o_attr has one more member, emits HardSigmoid(alpha, beta): both
+// attributes must arrive, with their values, and the model must run.
+TEST(AbiRules, AttributeArraysAreReadWithThePacksStride) {
+  const fs::path fx = fixture("tiny_cnn");
+  const fs::path out = fresh_out_dir() / "tiny_cnn.onnx";
+  std::vector<std::string> argv = {cli().string(), "export", (fx / "model.pt").string(), "-o", out.string(),
+                                   "--plugin-path", (plugin_root() / "wide_attr").string()};
+  const auto meta = read_meta(fx);  // by value: iterating a member of a temporary would dangle
+  for (const auto& s : meta.at("cli_inputs")) {
+    argv.push_back("--input");
+    argv.push_back(s.get<std::string>());
+  }
+  const RunResult r = run(argv);
+  ASSERT_FALSE(r.crashed()) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  std::ifstream in(out, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(bytes.find("HardSigmoid"), std::string::npos);
+  // AttributeProto: name "alpha"/"beta", then f (field 2, fixed32) = 0.25f / 0.75f.
+  const float alpha = 0.25f, beta = 0.75f;
+  std::string alpha_attr = std::string("\x0a\x05" "alpha\x15", 8) + std::string(reinterpret_cast<const char*>(&alpha), 4);
+  std::string beta_attr = std::string("\x0a\x04" "beta\x15", 7) + std::string(reinterpret_cast<const char*>(&beta), 4);
+  EXPECT_NE(bytes.find(alpha_attr), std::string::npos) << "alpha=0.25 missing";
+  EXPECT_NE(bytes.find(beta_attr), std::string::npos) << "beta=0.75 missing (the second attribute read with the wrong stride)";
 }
 
 }  // namespace

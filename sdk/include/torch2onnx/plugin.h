@@ -6,12 +6,12 @@
  *  - Versions: the host accepts a pack when abi_major == T2O_ABI_MAJOR, whatever its abi_minor.
  *    A pack built for an older minor uses only the members that minor had. A pack built for a
  *    newer minor than the host's checks the host's struct_size (T2O_HAS_MEMBER) before using a
- *    member added after the host's minor. Tested: tests/abi_plugins/minor_older.c, minor_newer.c.
+ *    member added after the host's minor. Tested: tests/abi_plugins/minor_newer.c.
  *  - Every struct crossing the boundary starts with its size; function tables are append-only
  *    (new members go at the end and bump T2O_ABI_MINOR; removing or reordering bumps the major).
  *  - Arrays of structs (t2o_attr in t2o_node_spec.attrs) are read with the stride their first
  *    element's struct_size gives, never the reader's own sizeof, so such a struct may grow in a
- *    later minor. Tested: tests/abi_plugins/wide_attr_pack.cpp.
+ *    later minor. Tested: tests/abi_plugins/wide_attr.c (AbiRules test in tests/e2e/test_plugins.cpp).
  *  - Functions return a t2o_status; an error's message is handed to the host through
  *    host->set_error / reg->set_error, which copy it. No exception ever crosses the boundary.
  *  - Nothing allocated on one side is freed on the other. Strings returned by the host are
