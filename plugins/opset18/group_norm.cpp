@@ -5,6 +5,7 @@
 #include <torch2onnx/plugin.hpp>
 
 #include "common/forms.hpp"
+#include "common/group_norm.hpp"
 #include "common/nn_consts.hpp"
 #include "common/values.hpp"
 
@@ -12,20 +13,9 @@ using namespace t2o;
 using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::group_norm", 18) {
-  Value x = ctx.input(0);
-  int64_t groups = ctx.input(1).to_int();
-  Value w = opt_input(ctx, 2), b = opt_input(ctx, 3);
-  double eps = ctx.input(4).to_float();
-  int32_t r = x.rank();
-  if (r < 2) unsupported("aten::group_norm: input rank " + std::to_string(r) + " (need a known rank >= 2)");
-  t2o_dtype dt = x.dtype();
-  if (!is_float_dtype(dt)) unsupported("aten::group_norm: element type " + std::to_string((int)dt) + " (float types only)");
-  Value y = ctx.op("GroupNormalization", {x, filled(ctx, {groups}, 1.0, dt), filled(ctx, {groups}, 0.0, dt)},
-                   {Attr::f("epsilon", eps), Attr::i("num_groups", groups)});
-  std::vector<int64_t> tail;  // axes after C, so weight (C,) broadcasts as (C, 1, ..., 1)
-  for (int32_t i = 1; i < r - 1; ++i) tail.push_back(i);
-  auto per_channel = [&](const Value& v) { return tail.empty() ? v : unsqueeze(ctx, v, tail); };
-  if (w.valid()) y = ctx.op("Mul", {y, per_channel(w)});
-  if (b.valid()) y = ctx.op("Add", {y, per_channel(b)});
-  ctx.set_output(0, y);
+  GroupNormArgs a = group_norm_args(ctx, true);
+  Value y = ctx.op("GroupNormalization",
+                   {a.x, filled(ctx, {a.groups}, 1.0, a.dtype), filled(ctx, {a.groups}, 0.0, a.dtype)},
+                   {Attr::f("epsilon", a.eps), Attr::i("num_groups", a.groups)});
+  ctx.set_output(0, group_norm_affine(ctx, y, a));
 }

@@ -3,6 +3,7 @@
 // group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor
 #include <torch2onnx/plugin.hpp>
 
+#include "common/group_norm.hpp"
 #include "common/nn_consts.hpp"
 #include "common/values.hpp"
 
@@ -10,19 +11,12 @@ using namespace t2o;
 using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::group_norm", 21) {
-  Value x = ctx.input(0);
-  int64_t groups = ctx.input(1).to_int();
-  Value w = opt_input(ctx, 2), b = opt_input(ctx, 3);
-  double eps = ctx.input(4).to_float();
-  int32_t r = x.rank();
-  if (r < 2) unsupported("aten::group_norm: input rank " + std::to_string(r) + " (need a known rank >= 2)");
-  t2o_dtype dt = x.dtype();
-  if (!is_float_dtype(dt)) unsupported("aten::group_norm: element type " + std::to_string((int)dt) + " (float types only)");
-  int64_t channels = x.dim(1);
-  if ((!w.valid() || !b.valid()) && channels < 0)
+  GroupNormArgs a = group_norm_args(ctx, true);
+  int64_t channels = a.x.dim(1);
+  if ((!a.weight.valid() || !a.bias.valid()) && channels < 0)
     unsupported("aten::group_norm: no weight or bias and a dynamic channel dim (the defaults need C)");
-  Value scale = w.valid() ? to_dtype(ctx, w, dt) : filled(ctx, {channels}, 1.0, dt);
-  Value bias = b.valid() ? to_dtype(ctx, b, dt) : filled(ctx, {channels}, 0.0, dt);
-  ctx.set_output(0, ctx.op("GroupNormalization", {x, scale, bias},
-                           {Attr::f("epsilon", eps), Attr::i("num_groups", groups)}));
+  Value scale = a.weight.valid() ? to_dtype(ctx, a.weight, a.dtype) : filled(ctx, {channels}, 1.0, a.dtype);
+  Value bias = a.bias.valid() ? to_dtype(ctx, a.bias, a.dtype) : filled(ctx, {channels}, 0.0, a.dtype);
+  ctx.set_output(0, ctx.op("GroupNormalization", {a.x, scale, bias},
+                           {Attr::f("epsilon", a.eps), Attr::i("num_groups", a.groups)}));
 }
