@@ -15,6 +15,8 @@ int run_export(Args& args);
 int run_plugins(Args& args);
 int run_check(Args& args);
 int run_decompose(Args& args);
+int run_verify(Args& args);  // verify_command.cpp
+int run_show(Args& args);    // show_command.cpp
 
 // Loads the bundled packs, TORCH2ONNX_PLUGIN_PATH and the given --plugin-path dirs.
 void load_plugins(t2o::registry::Registry& registry, const std::vector<std::string>& user_dirs);

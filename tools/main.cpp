@@ -16,6 +16,9 @@ const char* kUsage =
     "  check MODEL.pt [options]                list every op that cannot be converted, at once\n"
     "  plugins [--json] [--plugin-path DIR]     list loaded op packs and refused files\n"
     "  decompose MODEL.pt -o OUT.pt             torch.onnx.ops calls -> ATen ops (runs without torch2onnx)\n"
+    "  verify MODEL.pt [options]                compare the export in ONNX Runtime with libtorch; find the first\n"
+    "                                           node that differs (--find-mismatch)\n"
+    "  show MODEL.onnx                          print an ONNX graph (inputs, one line per node, initializers)\n"
     "\n"
     "'torch2onnx <command> --help' describes a command's options.\n";
 
@@ -41,6 +44,8 @@ int main(int argc, char** argv) {
     if (command == "plugins") return run_plugins(args);
     if (command == "check") return run_check(args);
     if (command == "decompose") return run_decompose(args);
+    if (command == "verify") return run_verify(args);
+    if (command == "show") return run_show(args);
     if (command == "--help" || command == "-h" || command == "help") {
       std::cout << kUsage;
       return 0;
@@ -49,7 +54,7 @@ int main(int argc, char** argv) {
       std::cout << "torch2onnx 0.1.0 (plugin ABI " << T2O_ABI_MAJOR << "." << T2O_ABI_MINOR << ")\n";
       return 0;
     }
-    print_error("unknown command '" + command + "' (commands: export, check, plugins, decompose; see --help)");
+    print_error("unknown command '" + command + "' (commands: export, check, plugins, decompose, verify, show; see --help)");
     return 2;
   } catch (const UsageError& e) {
     print_error(e.what());

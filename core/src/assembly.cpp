@@ -224,6 +224,18 @@ std::string ConvertedModel::origin_of(const std::string& onnx_node) const {
   return it == provenance.end() ? std::string() : it->second.describe();
 }
 
+void annotate_origins(ConvertedModel& conv) {
+  std::function<void(onnx::GraphProto&)> apply = [&](onnx::GraphProto& g) {
+    for (auto& n : *g.mutable_node()) {
+      auto it = conv.provenance.find(n.name());
+      if (it != conv.provenance.end()) n.set_doc_string(it->second.describe());
+      for (auto& attr : *n.mutable_attribute())
+        if (attr.has_g()) apply(*attr.mutable_g());
+    }
+  };
+  apply(*conv.model.mutable_graph());
+}
+
 std::vector<std::string> ConvertedModel::specialization_warnings() const {
   std::vector<std::string> out;
   std::unordered_map<std::string, const onnx::TypeProto*> inferred;

@@ -39,6 +39,12 @@ struct ConvertedModel {
 // Assembles the session's graphs into a model; the session lets go of every tensor it held.
 ConvertedModel assemble(Session& session);
 
+// Each node's doc_string says which TorchScript node and pack made it (export --print).
+void annotate_origins(ConvertedModel& conv);
+// Checks and shape-infers the assembled model as export writes it; warns of specialized sizes
+// (exporter.cpp; also used by verify).
+void finish_conversion(ConvertedModel& conv, const ExportOptions& options);
+
 }  // namespace t2o::core
 
 #endif

@@ -65,38 +65,10 @@ std::string one_line(std::string s) {
 
 }  // namespace
 
-ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
-                         const t2o::registry::Registry& registry) {
-  if (options.opset < kMinOpset || options.opset > kMaxOpset)
-    throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
-                      std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
-  check_output_path(out_path);
-  // Real kernels first: a pack's declaration of an op whose kernel is loaded is then skipped.
-  load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
-  declare_custom_ops(registry, options.warn);  // before loading: the model may call the packs' custom ops
-  auto phase = [&](const char* name) {
-    if (options.progress) options.progress(name, 0, 0);
-  };
-  phase("load");
-  auto module = load_torchscript(model_path);
-  phase("prepare");
-  auto prepared = prepare(std::move(module), model_path);
-  auto specs = bind_defaults(prepared, options.inputs);
-  Session session(registry, options, prepared);
-  phase("run");
-  {
-    CustomOpExampleRun example_run;  // placeholder kernels of custom ops follow their shape rule here only
-    session.plan = ExampleRun(options, prepared, std::move(specs)).record(session.types);
-  }
-  drop_raising_branches(prepared.graph, options.warn);
-  phase("convert");
-  convert_graph(session);
-  ConvertedModel conv = assemble(session);
+// Checks and shape-infers an assembled model (as export writes it) and passes on its warnings.
+void finish_conversion(ConvertedModel& conv, const ExportOptions& options) {
   onnx::ModelProto& model = conv.model;
-  // The frozen module's weights now live in the model; release the module before checking and writing.
-  prepared = PreparedModel();
-
-  phase("check");
+  if (options.node_doc_strings) annotate_origins(conv);
   {
     // Opsets above 17: ONNX 1.12 checks them with the schemas core/src/onnx_schemas registers; the
     // model is restored (ir_version, domains) when `checkable` goes out of scope, before writing.
@@ -138,6 +110,41 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
     if (specialized.size() > 5)
       options.warn("size specialized: and " + std::to_string(specialized.size() - 5) + " more op(s)");
   }
+}
+
+ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
+                         const t2o::registry::Registry& registry) {
+  if (options.opset < kMinOpset || options.opset > kMaxOpset)
+    throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
+                      std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
+  check_output_path(out_path);
+  // Real kernels first: a pack's declaration of an op whose kernel is loaded is then skipped.
+  load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
+  declare_custom_ops(registry, options.warn);  // before loading: the model may call the packs' custom ops
+  auto phase = [&](const char* name) {
+    if (options.progress) options.progress(name, 0, 0);
+  };
+  phase("load");
+  auto module = load_torchscript(model_path);
+  phase("prepare");
+  auto prepared = prepare(std::move(module), model_path);
+  auto specs = bind_defaults(prepared, options.inputs);
+  Session session(registry, options, prepared);
+  phase("run");
+  {
+    CustomOpExampleRun example_run;  // placeholder kernels of custom ops follow their shape rule here only
+    session.plan = ExampleRun(options, prepared, std::move(specs)).record(session.types);
+  }
+  drop_raising_branches(prepared.graph, options.warn);
+  phase("convert");
+  convert_graph(session);
+  ConvertedModel conv = assemble(session);
+  onnx::ModelProto& model = conv.model;
+  // The frozen module's weights now live in the model; release the module before checking and writing.
+  prepared = PreparedModel();
+
+  phase("check");
+  finish_conversion(conv, options);
   if (options.progress) options.progress("write", 0, 0);
   auto written = write_model(model, conv.streamed, out_path, options.external_data, [&](uint64_t done, uint64_t total) {
     if (options.progress) options.progress("write", done, total);

@@ -23,6 +23,7 @@ struct NodeOrigin {
   std::string torch_op;  // "aten::gelu"
   std::string location;  // "encoder.layers.0 (TransformerEncoderLayer), code/__torch__.py:12"
   std::string pack;      // "opset9", or "fallback" for --operator-export-type nodes
+  const void* torch_node = nullptr;  // the torch::jit::Node (valid while its graph lives; verify)
   std::string describe() const {
     return torch_op + " at " + location + (pack == "fallback" ? " (fallback)" : " (pack " + pack + ")");
   }

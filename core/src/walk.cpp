@@ -178,7 +178,7 @@ void emit_fallback(Session& s, torch::jit::Node* node) {
   }
   ++s.graph.onnx_nodes;
   ++s.fallback_nodes;
-  s.graph.record_origin(n->name(), {op, location_of(node), "fallback"});
+  s.graph.record_origin(n->name(), {op, location_of(node), "fallback", node});
 }
 
 void unconvertible(Session& s, torch::jit::Node* node, Unconvertible reason, const std::string& message,
@@ -257,7 +257,7 @@ void convert_node(Session& s, torch::jit::Node* node, const t2o::registry::Symbo
   requantize_outputs(s, node);
   // Remember who made each new ONNX node: checker errors and verify name the TorchScript node.
   for (int i = before; i < graph.node_size(); ++i)
-    s.graph.record_origin(graph.node(i).name(), {qual(node), ctx.location, pack});
+    s.graph.record_origin(graph.node(i).name(), {qual(node), ctx.location, pack, node});
 }
 
 }  // namespace

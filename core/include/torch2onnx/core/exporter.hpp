@@ -80,6 +80,9 @@ struct ExportOptions {
   // dynamic (default: every dynamic axis one larger). Models that resize internally (detection
   // models scale every image to a fixed short side) need sizes of another aspect ratio there.
   std::vector<InputSpec> dynamic_inputs;
+  // Each node's doc_string names the TorchScript node, location and pack that made it (as
+  // torch.onnx's verbose=True keeps a scope per node; export --print shows it).
+  bool node_doc_strings = false;
 };
 
 // The input shapes of the second example run: `dynamic_inputs` checked against the --input specs
