@@ -5,6 +5,7 @@
 // program (../share/torch2onnx/); tensors go back and forth as ONNX TensorProto files in a
 // temporary directory. libtorch runs in this process.
 #include "commands.hpp"
+#include "export_options.hpp"
 #include "ort_process.hpp"
 
 #include <torch2onnx/core/dtype_table.hpp>
@@ -42,7 +43,7 @@ const char* kVerifyHelp =
     "values (|onnx - torch| <= atol + rtol * |torch|; integers and bools exactly). With dynamic axes\n"
     "it also runs with each dynamic axis at another size (--dynamic-input, else one larger).\n"
     "\n"
-    "options (and every option of `torch2onnx export` except -o):\n"
+    "options (and every option of `torch2onnx export`; -o also writes the exported model):\n"
     "  --onnx FILE              compare this ONNX file instead of exporting\n"
     "  --rtol R, --atol A       tolerances (default 1e-3 and 1e-7)\n"
     "  --runs N                 N sets of random inputs (seeds S, S+1, ...; default 1)\n"
@@ -67,14 +68,14 @@ const char* kVerifyHelp =
 constexpr int kVerifySchemaVersion = 1;
 
 struct VerifyOptions {
-  t2o::core::ExportOptions exp;
-  std::vector<std::string> plugin_dirs;
-  std::string model, onnx, inputs_dir, repro_dir, ort_dir;
+  ConversionArgs conv;  // export's options (tools/export_options); -o also writes the exported model
+  t2o::core::ExportOptions& exp = conv.options;
+  std::string onnx, inputs_dir, repro_dir, ort_dir;
   double rtol = 1e-3, atol = 1e-7;
   int64_t runs = 1, seed = 0;
   std::optional<std::pair<double, double>> range_all;
   std::map<std::string, std::pair<double, double>> range_of;
-  bool find_mismatch = false, json = false, quiet = false;
+  bool find_mismatch = false, json = false;
 };
 
 double parse_double(const std::string& option, const std::string& text) {
@@ -88,33 +89,6 @@ double parse_double(const std::string& option, const std::string& text) {
   }
 }
 
-// The export options verify shares with export and check. (Until tools/export_options lands: the
-// same spellings as export_command.cpp.)
-bool parse_export_option(Args& args, VerifyOptions& o) {
-  std::string value;
-  auto& options = o.exp;
-  if (args.option("--opset", value)) options.opset = parse_int("--opset", value);
-  else if (args.option("--input", value)) options.inputs.push_back(t2o::core::parse_input_spec(value));
-  else if (args.option("--input-names", value)) options.input_names = split_commas(value);
-  else if (args.option("--output-names", value)) options.output_names = split_commas(value);
-  else if (args.option("--dynamic-axes", value)) options.dynamic_axes.push_back(t2o::core::parse_dynamic_axes(value));
-  else if (args.option("--dynamic-input", value)) options.dynamic_inputs.push_back(t2o::core::parse_input_spec(value));
-  else if (args.option("--operator-export-type", value))
-    options.operator_export_type = t2o::core::parse_operator_export_type(value);
-  else if (args.option("--plugin-path", value)) o.plugin_dirs.push_back(value);
-  else if (args.option("--load-library", value)) options.kernel_libraries.push_back(value);
-  else if (args.flag("--no-default-libraries")) options.default_kernel_libraries = false;
-  else if (args.option("--enable-pack", value)) o.plugin_dirs.push_back(optional_pack_path(value));
-  else if (args.option("--custom-opset", value)) {
-    auto eq = value.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 >= value.size())
-      throw UsageError("--custom-opset expects DOMAIN=VERSION (e.g. com.microsoft=1), got '" + value + "'");
-    options.custom_opsets[value.substr(0, eq)] = parse_int("--custom-opset", value.substr(eq + 1));
-  } else if (args.flag("--external-data")) options.external_data = true;
-  else return false;
-  return true;
-}
-
 std::pair<double, double> parse_range(const std::string& text) {
   auto colon = text.find(':', text[0] == '-' ? 1 : 0);
   if (colon == std::string::npos) throw UsageError("--input-range expects [NAME=]LO:HI, got '" + text + "'");
@@ -124,15 +98,13 @@ std::pair<double, double> parse_range(const std::string& text) {
   return {lo, hi};
 }
 
-VerifyOptions parse(Args& args) {
-  VerifyOptions o;
+void parse(Args& args, VerifyOptions& o) {
   std::string value;
   while (!args.done()) {
     if (args.flag("--help") || args.flag("-h")) {
-      std::cout << kVerifyHelp;
+      std::cout << kVerifyHelp << "\nexport options:\n" << conversion_options_help();
       std::exit(0);
     }
-    if (parse_export_option(args, o)) continue;
     if (args.option("--onnx", value)) o.onnx = value;
     else if (args.option("--rtol", value)) o.rtol = parse_double("--rtol", value);
     else if (args.option("--atol", value)) o.atol = parse_double("--atol", value);
@@ -147,19 +119,11 @@ VerifyOptions parse(Args& args) {
     else if (args.option("--repro", value)) o.repro_dir = value;
     else if (args.flag("--json")) o.json = true;
     else if (args.option("--ort-dir", value)) o.ort_dir = value;
-    else if (args.flag("-q") || args.flag("--quiet")) o.quiet = true;
-    else if (args.option("-o", value) || args.option("--output", value))
-      throw UsageError("verify writes no model (-o): use --repro DIR to keep what it ran");
-    else {
-      std::string p = args.positional();
-      if (!o.model.empty()) throw UsageError("more than one model given ('" + o.model + "' and '" + p + "')");
-      o.model = p;
-    }
+    else if (!parse_conversion_option(args, o.conv)) take_model(args, o.conv);
   }
-  if (o.model.empty()) throw UsageError("no model given (torch2onnx verify MODEL.pt --input TYPE[DIMS] ...)");
+  if (o.conv.model.empty()) throw UsageError("no model given (torch2onnx verify MODEL.pt --input TYPE[DIMS] ...)");
   if (!(o.rtol >= 0) || !(o.atol >= 0)) throw UsageError("--rtol and --atol must be >= 0");
   if (o.runs < 1) throw UsageError("--runs must be >= 1");
-  return o;
 }
 
 // ---- comparison ----
@@ -343,15 +307,16 @@ class Timer {
 }  // namespace
 
 int run_verify(Args& args) {
-  VerifyOptions o = parse(args);
+  VerifyOptions o;
+  parse(args, o);
   Timer total;
   // Before any work: ONNX Runtime must be reachable.
   OrtRunner ort(o.ort_dir);
 
   auto say = [&](const std::string& line) {
-    if (!o.quiet && !o.json) std::cerr << "torch2onnx: " << line << std::endl;
+    if (!o.conv.quiet && !o.json) std::cerr << "torch2onnx: " << line << std::endl;
   };
-  if (!o.quiet) o.exp.warn = [](const std::string& m) { print_warning(m); };
+  if (!o.conv.quiet) o.exp.warn = [](const std::string& m) { print_warning(m); };
 
   // Inputs from files: they give the --input specs when none are given.
   std::vector<at::Tensor> file_inputs;
@@ -392,8 +357,8 @@ int run_verify(Args& args) {
   }
 
   t2o::registry::Registry registry;
-  load_plugins(registry, o.plugin_dirs);
-  if (!o.quiet) warn_refused(registry);
+  load_conversion_plugins(registry, o.conv);
+  if (!o.conv.quiet) warn_refused(registry);
 
   TempDir tmp;
   std::unique_ptr<t2o::core::Conversion> conversion;
@@ -414,16 +379,17 @@ int run_verify(Args& args) {
       throw UsageError("--onnx " + onnx_path + " has " + std::to_string(infos.size()) + " input(s), but " +
                        std::to_string(onnx_specs.size()) + " --input are given");
   } else {
-    say("exporting " + o.model + " (opset " + std::to_string(o.exp.opset) + ")");
-    conversion = t2o::core::Conversion::convert(o.model, o.exp, registry);
+    say("exporting " + o.conv.model + " (opset " + std::to_string(o.exp.opset) + ")");
+    conversion = t2o::core::Conversion::convert(o.conv.model, o.exp, registry);
     onnx_path = (tmp.path / "model.onnx").string();
     conversion->write(onnx_path);
+    if (!o.conv.output.empty()) conversion->write(o.conv.output);
     input_names = conversion->input_names();
     output_names = conversion->output_names();
   }
   const double export_seconds = export_time.seconds();
 
-  t2o::core::TorchScriptModel torch_model(o.model, o.exp, registry);
+  t2o::core::TorchScriptModel torch_model(o.conv.model, o.exp, registry);
 
   // Input sets: --inputs, or `runs` random sets at the --input sizes, and with dynamic axes each set
   // again at other sizes.
@@ -480,12 +446,12 @@ int run_verify(Args& args) {
       throw UsageError("--input-range names '" + name.first + "', which is no input of the model");
 
   // Run both and compare.
-  nlohmann::json report = {{"schema_version", kVerifySchemaVersion}, {"model", o.model},
+  nlohmann::json report = {{"schema_version", kVerifySchemaVersion}, {"model", o.conv.model},
                            {"onnx", o.onnx.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.onnx)},
                            {"rtol", o.rtol}, {"atol", o.atol}};
   nlohmann::json runs = nlohmann::json::array();
   std::ostringstream text;
-  text << "verify " << o.model << " against " << (o.onnx.empty() ? "its export (opset " + std::to_string(o.exp.opset) + ")" : o.onnx)
+  text << "verify " << o.conv.model << " against " << (o.onnx.empty() ? "its export (opset " + std::to_string(o.exp.opset) + ")" : o.onnx)
        << " in ONNX Runtime; rtol " << o.rtol << ", atol " << o.atol << "\n";
   bool all_ok = true;
   std::optional<size_t> failing_set;
@@ -544,9 +510,9 @@ int run_verify(Args& args) {
   if (!all_ok && o.find_mismatch) {
     Timer t_find;
     if (!conversion) {
-      say("--find-mismatch: converting " + o.model + " again to map its values to ONNX values (--onnx " + o.onnx +
+      say("--find-mismatch: converting " + o.conv.model + " again to map its values to ONNX values (--onnx " + o.onnx +
           " has no such map)");
-      conversion = t2o::core::Conversion::convert(o.model, o.exp, registry);
+      conversion = t2o::core::Conversion::convert(o.conv.model, o.exp, registry);
     }
     const auto& set = sets[*failing_set];
     const auto& values = conversion->values();

@@ -245,7 +245,7 @@ std::vector<std::string> onnx_outputs(const std::string& path) {
 std::string format_onnx_file(const std::string& path) {
   auto model = load_onnx(path);
   std::ostringstream os;
-  os << "# " << path << ": ir_version " << model.ir_version() << ", opset";
+  os << "# ir_version " << model.ir_version() << ", opset";
   for (int i = 0; i < model.opset_import_size(); ++i) {
     const auto& op = model.opset_import(i);
     os << (i ? ", " : " ") << (op.domain().empty() ? "ai.onnx" : op.domain()) << " " << op.version();
