@@ -550,11 +550,6 @@ int run_verify(Args& args) {
           continue;
         }
         ++compared;
-        if (std::getenv("T2O_VERIFY_DEBUG")) {
-          Diff dd = compare(probed_onnx[v], recorded[v], o.rtol, o.atol, false);
-          std::cerr << nodes[k].op << " " << values[v].name << " " << diff_text(dd) << " mean|b| "
-                    << recorded[v].abs().to(at::kDouble).mean().item<double>() << "\n";
-        }
         if (!compare(probed_onnx[v], recorded[v], o.rtol, o.atol, true).ok) {
           culprit = k;
           break;
@@ -652,7 +647,7 @@ int run_verify(Args& args) {
       t2o::core::write_tensor_pb((data / ("output_" + std::to_string(k) + ".pb")).string(), outs[k], out_name);
     }
     std::string what = cut.empty() ? "the whole model" : "the first mismatching node alone";
-    text << "repro: " << o.repro_dir << "/model.onnx (" << what << "), test_data_set_0 with " << ins.size()
+    text << "repro: " << (dir / "model.onnx").string() << " (" << what << "), test_data_set_0 with " << ins.size()
          << " input(s) and libtorch's " << outs.size() << " output(s)\n";
     report["repro"] = {{"dir", o.repro_dir}, {"subgraph", !cut.empty()}};
   }
