@@ -467,7 +467,15 @@ int run_verify(Args& args) {
     ort_seconds += t_ort.seconds();
     auto onnx_out = read_outputs(out_dir, output_names.size());
     Timer t_torch;
-    torch_outputs[si] = torch_model.run(set.torch_args);
+    try {
+      torch_outputs[si] = torch_model.run(set.torch_args);
+    } catch (const ExportError& e) {
+      bool integers = false;
+      for (const auto& t : set.onnx_inputs) integers |= !at::isFloatingType(t.scalar_type());
+      // Random integers may be out of range for the model (token ids, indices): say how to fix it.
+      throw ExportError(std::string(e.what()) + " (inputs: " + set.label + ")" +
+                        (integers && file_inputs.empty() ? "; integer inputs are random in [0, 2) unless --input-range LO:HI says otherwise" : ""));
+    }
     torch_seconds += t_torch.seconds();
     const auto& ref = torch_outputs[si];
     text << "run " << si + 1 << "/" << sets.size() << " (" << set.label << "):\n";

@@ -176,5 +176,20 @@ TEST(Verify, BadInputIsOneLine) {
                         "--rtol expects a number");
 }
 
+TEST(Verify, AModelOnnxRuntimeRejectsIsOneLine) {
+  // A valid protobuf whose first Relu is renamed to an op no runtime knows.
+  const fs::path dir = fresh_out_dir(), good = dir / "cnn.onnx", bad = dir / "bad.onnx";
+  const RunResult exported = torch2onnx({"export", cnn(), "-o", good.string(), "--input", "float32[1,3,16,16]", "-q"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.describe();
+  std::string bytes = read_text(good);
+  const std::string relu("\x22\x04Relu", 6);
+  const auto at = bytes.find(relu);
+  ASSERT_NE(at, std::string::npos);
+  bytes.replace(at, relu.size(), std::string("\x22\x04Relx", 6));
+  std::ofstream(bad, std::ios::binary) << bytes;
+  expect_one_error_line(torch2onnx({"verify", cnn(), "--input", "float32[1,3,16,16]", "--onnx", bad.string(), "-q"}), 1,
+                        "ONNX Runtime cannot load");
+}
+
 }  // namespace
 }  // namespace t2o_e2e
