@@ -89,7 +89,7 @@ std::unique_ptr<Conversion> Conversion::convert(const std::string& model_path, c
       pv.folded = "not converted to an ONNX value";
     } else {
       const ValueRec& r = session.values.rec(session.values.handle_of(v));
-      if (r.constant) pv.folded = "folded into a constant at export time (it has no ONNX node)";
+      if (r.constant) pv.folded = "a constant of the ONNX graph (a weight, or folded at export time): not compared";
       else if (r.kind != T2O_KIND_TENSOR || r.onnx.empty()) pv.folded = "not held by an ONNX tensor";
       else pv.onnx = r.onnx;
       if (!dtype) dtype = r.dtype;

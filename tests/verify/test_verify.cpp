@@ -168,6 +168,9 @@ TEST(Verify, BadInputIsOneLine) {
   expect_one_error_line(torch2onnx({"verify", cnn(), "--input", "float32[1,3,16,16]", "--inputs",
                                     (verify_fixtures() / "wrong_shape").string(), "-q"}),
                         2, "wants shape [1,3,16,16]");
+  expect_one_error_line(torch2onnx({"verify", cnn(), "--input", "int64[1,3,16,16]", "--inputs",
+                                    (verify_fixtures() / "npy_inputs").string(), "-q"}),
+                        2, "wants dtype int64");
   expect_one_error_line(torch2onnx({"verify", cnn(), "--input", "float32[1,3,16,16]", "--onnx",
                                     (verify_fixtures() / "not_onnx.onnx").string(), "-q"}),
                         2, "not an ONNX model");
