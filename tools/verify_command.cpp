@@ -397,19 +397,22 @@ int run_verify(Args& args) {
   for (const auto& s : onnx_specs) base_shapes.push_back(s.dims);
   std::vector<std::vector<std::vector<int64_t>>> size_sets = {base_shapes};
   if (!o.exp.dynamic_axes.empty() && file_inputs.empty()) {
-    std::vector<std::vector<int64_t>> varied = base_shapes;
-    for (const auto& spec : o.exp.dynamic_axes) {
-      auto it = std::find(input_names.begin(), input_names.end(), spec.name);
-      if (it == input_names.end()) continue;
-      for (const auto& [axis, sym] : spec.axes)
-        if (axis < (int64_t)varied[it - input_names.begin()].size()) varied[it - input_names.begin()][axis] += 1;
-    }
-    if (!o.exp.dynamic_inputs.empty()) {
+    // The sizes export's second run found the model runs at (--dynamic-input, each dynamic axis one
+    // larger, or another size the model accepts); with --onnx, --dynamic-input or one larger.
+    std::vector<std::vector<int64_t>> varied = conversion ? conversion->other_sizes() : base_shapes;
+    if (!conversion && !o.exp.dynamic_inputs.empty()) {
       varied.clear();
       for (const auto& s : o.exp.dynamic_inputs)
         if (s.dtype != "none") varied.push_back(s.dims);
+    } else if (!conversion) {
+      for (const auto& spec : o.exp.dynamic_axes) {
+        auto it = std::find(input_names.begin(), input_names.end(), spec.name);
+        if (it == input_names.end()) continue;
+        for (const auto& [axis, sym] : spec.axes)
+          if (axis < (int64_t)varied[it - input_names.begin()].size()) varied[it - input_names.begin()][axis] += 1;
+      }
     }
-    if (varied != base_shapes) size_sets.push_back(varied);
+    if (!varied.empty() && varied.size() == base_shapes.size() && varied != base_shapes) size_sets.push_back(varied);
   }
   std::vector<InputSet> sets;
   auto torch_args = [&](const std::vector<at::Tensor>& tensors) {

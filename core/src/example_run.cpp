@@ -430,6 +430,7 @@ void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vecto
     for (size_t d = 0; d < info.dims.size(); ++d)
       if (info.alt_dims[d] != info.dims[d]) info.dims[d] = -1;
   }
+  plan.second_run_shapes = varied;
   // The symbol of each dynamic input dim, keyed by its (first, second) sizes, to name output dims.
   for (size_t i = 0; i < specs_.size(); ++i)
     for (const auto& [axis, symbol] : plan.input_symbols[i])

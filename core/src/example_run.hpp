@@ -21,6 +21,7 @@ struct DynamicAxesPlan {
   std::vector<std::map<int64_t, std::string>> input_symbols;   // per input: dynamic axis -> dim name
   std::vector<std::map<int64_t, std::string>> output_symbols;  // per output: axis -> name ("" = automatic)
   std::map<std::pair<int64_t, int64_t>, std::string> symbol_of_sizes;  // (size run 1, run 2) -> dim name
+  std::vector<std::vector<int64_t>> second_run_shapes;  // the input shapes the second run used (verify reruns them)
 };
 
 class ExampleRun {

@@ -72,6 +72,7 @@ std::unique_ptr<Conversion> Conversion::convert(const std::string& model_path, c
     session.plan = ExampleRun(st.options, st.prepared, std::move(specs)).record(session.types);
   }
   drop_raising_branches(st.prepared.graph, options.warn);
+  out->other_sizes_ = session.plan.second_run_shapes;
   convert_graph(session);
 
   // The TorchScript tensor values of the top-level nodes and the ONNX values holding them (read

@@ -54,6 +54,9 @@ class Conversion {
   const std::vector<ProbeNode>& nodes() const { return nodes_; }
   std::vector<std::string> input_names() const;   // the ONNX graph's inputs
   std::vector<std::string> output_names() const;  // the ONNX graph's outputs
+  // With dynamic axes: the input shapes of the example run at other sizes (one per ONNX input), at
+  // which the model is known to run; empty without dynamic axes.
+  const std::vector<std::vector<int64_t>>& other_sizes() const { return other_sizes_; }
 
   // Runs the converted TorchScript graph on `inputs` (one per ONNX graph input) and returns the
   // value of each probe value that is a tensor at run time (key: index into values()). Throws
@@ -71,6 +74,7 @@ class Conversion {
   std::unique_ptr<State> state_;
   std::vector<ProbeValue> values_;
   std::vector<ProbeNode> nodes_;
+  std::vector<std::vector<int64_t>> other_sizes_;
 };
 
 // The TorchScript model at model_path as libtorch runs it (eval mode, no autograd), loaded once
