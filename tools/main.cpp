@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const UsageError& e) {
     print_error(e.what());
+    print_details(e.what(), e.details);
     return 2;
   } catch (const t2o::core::ExportError& e) {
     print_error(e.what());
