@@ -8,7 +8,11 @@ add_library(Torch2Onnx::core ALIAS torch2onnx_core)
 # public function is in the library, referenced by the core or not.
 target_link_options(torch2onnx_core PRIVATE
   "LINKER:--whole-archive" "$<TARGET_FILE:t2o_core>" "$<TARGET_FILE:t2o_registry>" "LINKER:--no-whole-archive")
-target_link_libraries(torch2onnx_core PUBLIC t2o_core)
+# PRIVATE: a program linking the library must not get a second, static copy of the core (its op
+# registrations would clash); it gets the headers and libtorch.
+target_link_libraries(torch2onnx_core PRIVATE t2o_core PUBLIC Torch2Onnx::sdk ${TORCH_LIBRARIES})
+target_include_directories(torch2onnx_core PUBLIC
+  ${CMAKE_CURRENT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/registry/include ${T2O_VERSION_INCLUDE_DIR})
 add_dependencies(torch2onnx_core t2o_core t2o_registry)
 # 0.x: the C++ API may change with every minor release.
 set_target_properties(torch2onnx_core PROPERTIES

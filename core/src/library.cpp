@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 
 namespace t2o {
@@ -16,11 +17,15 @@ namespace core {
 // core statically), lib/ for libtorch2onnx_core.so. Bundled packs and kernel libraries are found from
 // here, so the program and the library each find their own installation (or build tree).
 std::string core_binary_dir() {
+  // For code in the main program, dladdr names it as argv[0] (maybe a bare name found on PATH): the
+  // program's own path is better asked of the system.
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&core_binary_dir), &info) && info.dli_fname && *info.dli_fname) {
-    std::error_code ec;
+  if (dladdr(reinterpret_cast<void*>(&core_binary_dir), &info) && info.dli_fname &&
+      std::strchr(info.dli_fname, '/')) {
+    std::error_code ec, self_ec;
     auto path = std::filesystem::canonical(info.dli_fname, ec);
-    if (!ec) return path.parent_path().string();
+    auto self = std::filesystem::canonical("/proc/self/exe", self_ec);
+    if (!ec && (self_ec || path != self)) return path.parent_path().string();
   }
   return t2o::registry::executable_dir();
 }
