@@ -11,7 +11,10 @@ set -euo pipefail
 BUILD=$1 SRC=$2 WORK=$3 CMAKE=$4 CPACK=$5 NODE=$6
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
-step() { echo "--- $*"; }
+# grep that reads all of its input (grep -q stops early, and with pipefail the writer's SIGPIPE fails
+# the pipeline).
+has() { grep "$@" > /dev/null; }
+step() { echo "--- [${SECONDS}s] $*"; }
 
 rm -rf "$WORK"
 mkdir -p "$WORK"
@@ -49,10 +52,10 @@ for f in "$cli" "$usr/lib/torch2onnx/plugins/t2o_opset9.so" "$usr/lib/torch2onnx
   [ -e "$f" ] || fail "missing after unpacking: ${f#$WORK/root}"
 done
 # Runtime files in torch2onnx, development files in torch2onnx-dev, nothing in both.
-dpkg-deb -c "$main_deb" | grep -q '/usr/include/' && fail "headers in the torch2onnx package"
-dpkg-deb -c "$main_deb" | grep -q '/usr/lib/cmake/' && fail "CMake packages in the torch2onnx package"
-dpkg-deb -c "$dev_deb" | grep -q '/usr/bin/' && fail "the program in the -dev package"
-dpkg-deb -c "$dev_deb" | grep -q 'plugins/' && fail "packs in the -dev package"
+dpkg-deb -c "$main_deb" | has '/usr/include/' && fail "headers in the torch2onnx package"
+dpkg-deb -c "$main_deb" | has '/usr/lib/cmake/' && fail "CMake packages in the torch2onnx package"
+dpkg-deb -c "$dev_deb" | has '/usr/bin/' && fail "the program in the -dev package"
+dpkg-deb -c "$dev_deb" | has 'plugins/' && fail "packs in the -dev package"
 
 step "Depends names the packages of the libraries the program links"
 for lib in libtorch libonnx libprotobuf; do
@@ -67,8 +70,8 @@ done
 
 step "the unpacked program finds its packs relative to itself"
 plugins_json=$("$cli" plugins --json)
-echo "$plugins_json" | grep -q "\"$usr/lib/torch2onnx/plugins/t2o_opset9.so\"" || fail "bundled packs not loaded from $usr/lib/torch2onnx/plugins"
-"$cli" --version | grep -q "^torch2onnx $version " || fail "--version is not $version"
+echo "$plugins_json" | has "\"$usr/lib/torch2onnx/plugins/t2o_opset9.so\"" || fail "bundled packs not loaded from $usr/lib/torch2onnx/plugins"
+"$cli" --version | has "^torch2onnx $version " || fail "--version is not $version"
 
 step "examples/vendor_plugin against the unpacked root"
 "$CMAKE" -S "$SRC/examples/vendor_plugin" -B vendor_build -DCMAKE_PREFIX_PATH="$usr" -DCMAKE_BUILD_TYPE=Release \
@@ -89,7 +92,7 @@ model=$SRC/examples/tiny_cnn/tiny_cnn.pt
 "$cli" export "$model" -o tiny_cli.onnx --input 'float32[1,3,32,32]' -q || fail "export with the unpacked program"
 embed_build/embed_export "$model" tiny_embed.onnx --input 'float32[1,3,32,32]' > embed_run.txt || fail "embed_export"
 cat embed_run.txt
-ldd embed_build/embed_export | grep -q "libtorch2onnx_core.so.* => $usr/lib/" || fail "embed_export does not use the unpacked library"
+ldd embed_build/embed_export | has "libtorch2onnx_core.so.* => $usr/lib/" || fail "embed_export does not use the unpacked library"
 for f in tiny_cli.onnx tiny_embed.onnx; do
   (cd "$SRC/tests/ort" && "$NODE" -e "
 const ort = require('onnxruntime-node');
