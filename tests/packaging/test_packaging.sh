@@ -68,6 +68,13 @@ for lib in libtorch libonnx libprotobuf; do
   echo "$lib -> $owner"
 done
 
+step "the Python module where Debian's Python looks, finding its library"
+PYTHONPATH=$usr/lib/python3/dist-packages /usr/bin/python3 -c "
+import torch, torch2onnx_ops
+assert torch2onnx_ops.__file__.startswith('$usr/lib/python3/dist-packages/'), torch2onnx_ops.__file__
+assert hasattr(torch.ops.onnx_symbolic, '_symbolic')
+" || fail "torch2onnx_ops is not importable from $usr/lib/python3/dist-packages"
+
 step "the unpacked program finds its packs relative to itself"
 plugins_json=$("$cli" plugins --json)
 echo "$plugins_json" | has "\"$usr/lib/torch2onnx/plugins/t2o_opset9.so\"" || fail "bundled packs not loaded from $usr/lib/torch2onnx/plugins"
