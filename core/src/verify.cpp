@@ -4,6 +4,7 @@
 #include "torch2onnx/core/verify.hpp"
 #include "torch2onnx/core/custom_ops.hpp"
 #include "torch2onnx/core/dtype_table.hpp"
+#include "torch2onnx/core/error_reason.hpp"
 
 #include "assembly.hpp"
 #include "example_run.hpp"
@@ -39,18 +40,6 @@ namespace {
 
 bool is_tensor(const torch::jit::Value* v) { return v->type()->kind() == c10::TypeKind::TensorType; }
 
-std::string libtorch_error(const std::string& message) {
-  for (const char* marker : {"RuntimeError: ", "Error: "}) {
-    auto pos = message.rfind(marker);
-    if (pos != std::string::npos) {
-      auto start = pos + std::string(marker).size();
-      auto end = message.find('\n', start);
-      return message.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    }
-  }
-  return first_line(message);
-}
-
 }  // namespace
 
 std::unique_ptr<Conversion> Conversion::convert(const std::string& model_path, const ExportOptions& options,
@@ -63,7 +52,7 @@ std::unique_ptr<Conversion> Conversion::convert(const std::string& model_path, c
   st.options = options;
   load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
   declare_custom_ops(registry, options.warn);
-  auto module = load_torchscript(model_path);
+  auto module = load_torchscript(model_path, false);  // eager weights: verify runs the module again
   st.prepared = prepare(std::move(module), model_path);
   auto specs = bind_defaults(st.prepared, st.options.inputs);
   Session session(registry, st.options, st.prepared);
@@ -227,7 +216,7 @@ std::map<size_t, at::Tensor> Conversion::record(const std::vector<at::Tensor>& i
     torch::jit::InterpreterState state(code);
     state.run(stack);
   } catch (const std::exception& e) {
-    throw ExportError("running the converted TorchScript graph failed: " + libtorch_error(e.what()));
+    throw ExportError("running the converted TorchScript graph failed: " + error_reason(e.what()), e.what());
   }
   std::map<size_t, at::Tensor> out;
   if (stack.size() < first_extra + values_.size()) throw ExportError("internal: recording run returned too few values");
@@ -311,7 +300,7 @@ TorchScriptModel::TorchScriptModel(const std::string& model_path, const ExportOp
     : state_(std::make_unique<State>()), path_(model_path) {
   load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
   declare_custom_ops(registry, options.warn);
-  state_->module = load_torchscript(model_path);
+  state_->module = load_torchscript(model_path, false);  // eager weights: verify runs the module again
   state_->module.eval();
 }
 
@@ -323,7 +312,7 @@ std::vector<at::Tensor> TorchScriptModel::run(const std::vector<c10::IValue>& ar
     c10::InferenceMode guard;
     result = state_->module.forward(args);
   } catch (const std::exception& e) {
-    throw ExportError("running " + path_ + " in libtorch failed: " + libtorch_error(e.what()));
+    throw ExportError("running " + path_ + " in libtorch failed: " + error_reason(e.what()), e.what());
   }
   std::vector<at::Tensor> out;
   std::function<void(const c10::IValue&)> flatten = [&](const c10::IValue& v) {
