@@ -205,12 +205,21 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
   for (size_t i = 0; i < shapes.size(); ++i) {
     auto st = *dtype_from_name(specs_[i].dtype);
     auto opts = at::TensorOptions().dtype(st);
-    // Integers are ones: valid as indices into any non-empty dim, and safe as divisors.
-    at::Tensor t = meta                     ? at::empty(shapes[i], opts.device(at::kMeta))
-                   : at::isFloatingType(st) ? at::randn(shapes[i], opts)
-                   : at::isQIntType(st)     ? quantized_example(shapes[i], st)
-                   : st == at::kBool        ? at::zeros(shapes[i], opts)
-                                            : at::ones(shapes[i], opts);
+    // Given example values (--example-inputs, torch2onnx.save) feed the run at their own shapes.
+    const at::Tensor* given = i < model_.example_values.size() && model_.example_values[i].sizes().vec() == shapes[i]
+                                  ? &model_.example_values[i]
+                                  : nullptr;
+    // Integers are ones unless --input-range says otherwise: valid as indices into any non-empty
+    // dim, and safe as divisors.
+    bool integer = at::isIntegralType(st, /*includeBool=*/false) && !at::isQIntType(st);
+    at::Tensor t = meta                                 ? at::empty(shapes[i], opts.device(at::kMeta))
+                   : given                              ? *given
+                   : at::isFloatingType(st)             ? at::randn(shapes[i], opts)
+                   : at::isQIntType(st)                 ? quantized_example(shapes[i], st)
+                   : st == at::kBool                    ? at::zeros(shapes[i], opts)
+                   : integer && options_.input_range    ? at::randint(options_.input_range->first,
+                                                                      options_.input_range->second + 1, shapes[i], opts)
+                                                        : at::ones(shapes[i], opts);
     stack.emplace_back(t);
   }
   auto g = model_.graph->copy();
@@ -294,7 +303,10 @@ DynamicAxesPlan ExampleRun::record(TypeTable& types) {
     }
   }
 
-  varied = dynamic_run_shapes(options_.dynamic_inputs, specs_, shapes, varied);  // --dynamic-input
+  std::vector<InputSpec> dynamic_inputs;  // --dynamic-input, flattened as --input is
+  for (const auto& d : options_.dynamic_inputs)
+    for (auto& leaf : flatten_input_spec(d)) dynamic_inputs.push_back(std::move(leaf));
+  varied = dynamic_run_shapes(dynamic_inputs, specs_, shapes, varied);
   // What the export context decides (no autograd, arguments at their defaults) is folded before the
   // run, so the values of the branches it selects are recorded too.
   fold_static_shapes(model_.graph, TypeTable());

@@ -2,6 +2,7 @@
 #include "torch2onnx/core/custom_ops.hpp"
 
 #include "assembly.hpp"
+#include "example_inputs.hpp"
 #include "example_run.hpp"
 #include "kernel_libraries.hpp"
 #include "model_loader.hpp"
@@ -65,8 +66,10 @@ std::string one_line(std::string s) {
 
 }  // namespace
 
-ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
+ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& given,
                          const t2o::registry::Registry& registry) {
+  const ResolvedSignature signature = resolve_signature(given, model_path);  // --input from the .pt, examples
+  const ExportOptions& options = signature.options;
   if (options.opset < kMinOpset || options.opset > kMaxOpset)
     throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
@@ -80,8 +83,9 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   phase("load");
   auto module = load_torchscript(model_path);
   phase("prepare");
-  auto prepared = prepare(std::move(module), model_path);
-  auto specs = bind_defaults(prepared, options.inputs);
+  auto prepared = prepare(std::move(module), model_path, options.inputs);
+  attach_examples(prepared, signature);
+  auto specs = prepared.input_specs;
   Session session(registry, options, prepared);
   phase("run");
   {
@@ -149,8 +153,10 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   return stats;
 }
 
-CheckReport check_model(const std::string& model_path, const ExportOptions& options,
+CheckReport check_model(const std::string& model_path, const ExportOptions& given,
                         const t2o::registry::Registry& registry) {
+  const ResolvedSignature signature = resolve_signature(given, model_path);
+  const ExportOptions& options = signature.options;
   if (options.opset < kMinOpset || options.opset > kMaxOpset)
     throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
@@ -177,8 +183,9 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& opti
     }
     return report;
   }
-  auto prepared = prepare(std::move(module), model_path);
-  auto specs = bind_defaults(prepared, options.inputs);
+  auto prepared = prepare(std::move(module), model_path, options.inputs);
+  attach_examples(prepared, signature);
+  auto specs = prepared.input_specs;
   Session session(registry, options, prepared);
   session.check_mode = true;
   if (options.inputs.empty()) {
