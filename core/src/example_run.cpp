@@ -248,6 +248,44 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
   return types;
 }
 
+namespace {
+
+// The second-run shapes to try after `varied` (every dynamic axis one larger) fails: the same rule
+// applied to every dynamic axis, so axes of equal size stay equal. Twice the size keeps divisibility
+// (pixel_shuffle, chunks); adding the size's power-of-two factor keeps divisibility by it with a
+// smaller step; one smaller and half cover models with an upper bound. A result of 1 is skipped:
+// a size of 1 broadcasts and would hide the axis.
+std::vector<std::vector<std::vector<int64_t>>> other_dynamic_sizes(const std::vector<std::vector<int64_t>>& shapes,
+                                                                   const std::vector<std::vector<int64_t>>& varied) {
+  std::vector<std::function<int64_t(int64_t)>> rules = {
+      [](int64_t s) { return 2 * s; },
+      [](int64_t s) { return s + (s & -s); },
+      [](int64_t s) { return s - 1; },
+      [](int64_t s) { return s % 2 == 0 ? s / 2 : s; },
+  };
+  std::vector<std::vector<std::vector<int64_t>>> out;
+  for (const auto& rule : rules) {
+    auto sizes = shapes;
+    bool usable = true, changed = false;
+    for (size_t i = 0; i < shapes.size() && usable; ++i)
+      for (size_t d = 0; d < shapes[i].size(); ++d) {
+        if (varied[i][d] == shapes[i][d]) continue;  // not a dynamic axis
+        int64_t s = rule(shapes[i][d]);
+        if (s <= 1 || s == shapes[i][d]) {
+          usable = false;
+          break;
+        }
+        sizes[i][d] = s;
+        changed = true;
+      }
+    if (usable && changed && sizes != varied && std::find(out.begin(), out.end(), sizes) == out.end())
+      out.push_back(std::move(sizes));
+  }
+  return out;
+}
+
+}  // namespace
+
 DynamicAxesPlan ExampleRun::record(TypeTable& types) {
   const auto& names = model_.argument_names;
   auto list_args = [&]() {
@@ -306,7 +344,8 @@ DynamicAxesPlan ExampleRun::record(TypeTable& types) {
   std::vector<InputSpec> dynamic_inputs;  // --dynamic-input, flattened as --input is
   for (const auto& d : options_.dynamic_inputs)
     for (auto& leaf : flatten_input_spec(d)) dynamic_inputs.push_back(std::move(leaf));
-  varied = dynamic_run_shapes(dynamic_inputs, specs_, shapes, varied);
+  if (dynamic_inputs.empty()) other_sizes_ = other_dynamic_sizes(shapes, varied);
+  varied = dynamic_run_shapes(dynamic_inputs, specs_, shapes, varied);  // --dynamic-input
   // What the export context decides (no autograd, arguments at their defaults) is folded before the
   // run, so the values of the branches it selects are recorded too.
   fold_static_shapes(model_.graph, TypeTable());
@@ -338,7 +377,7 @@ DynamicAxesPlan ExampleRun::record(TypeTable& types) {
 }
 
 void ExampleRun::run_all(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
-                         const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
+                         std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
   const auto in_names = input_names();
   std::string specs_text;
   for (const auto& s : specs_) specs_text += (specs_text.empty() ? "" : " ") + s.text;
@@ -358,24 +397,43 @@ void ExampleRun::run_all(TypeTable& types, const std::vector<std::vector<int64_t
 }
 
 void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
-                                  const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
+                                  std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
   const auto in_names = input_names();
-
-  // Second run with the dynamic axes at other sizes: dims that change are dynamic (-1).
-  TypeTable other;
-  try {
-    other = run_once(varied);
-  } catch (const std::exception& e) {
+  auto show = [&](const std::vector<std::vector<int64_t>>& sizes) {
     std::string shown;
-    for (size_t i = 0; i < varied.size(); ++i) {
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (sizes[i] == shapes[i]) continue;
       shown += (shown.empty() ? "" : ", ") + in_names[i] + "[";
-      for (size_t d = 0; d < varied[i].size(); ++d) shown += (d ? "," : "") + std::to_string(varied[i][d]);
+      for (size_t d = 0; d < sizes[i].size(); ++d) shown += (d ? "," : "") + std::to_string(sizes[i][d]);
       shown += "]";
     }
-    throw ExportError("with the dynamic axes at other sizes (" + shown +
-                      ") the model fails, so it fixes those sizes (e.g. a traced constant shape): " +
-                      error_summary(e.what()));
+    return shown;
+  };
+
+  // Second run with the dynamic axes at other sizes: dims that change are dynamic (-1). Models with
+  // size constraints fail at some sizes: try the others before giving up.
+  TypeTable other;
+  std::vector<std::vector<std::vector<int64_t>>> tries{varied};
+  for (const auto& alt : other_sizes_)
+    if (std::find(tries.begin(), tries.end(), alt) == tries.end()) tries.push_back(alt);
+  std::string tried, first_error;
+  bool ran = false;
+  for (const auto& sizes : tries) {
+    try {
+      other = run_once(sizes);
+      varied = sizes;
+      ran = true;
+      break;
+    } catch (const std::exception& e) {
+      if (first_error.empty()) first_error = error_summary(e.what());
+      tried += (tried.empty() ? "" : "; ") + show(sizes);
+    }
   }
+  if (!ran)
+    throw ExportError("with the dynamic axes at other sizes the model fails at every size tried (" + tried +
+                      "), so it fixes those sizes (e.g. a traced constant shape, or inputs whose sizes must agree: "
+                      "declare every axis that shares the size dynamic, or give --dynamic-input): " +
+                      first_error);
   for (auto& [id, info] : types.entries()) {
     auto it = other.entries().find(id);
     if (it == other.entries().end() || !it->second.known_rank || it->second.dims.size() != info.dims.size()) continue;

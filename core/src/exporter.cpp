@@ -64,6 +64,38 @@ std::string one_line(std::string s) {
   return s;
 }
 
+// The ONNX checker and shape inference on the assembled model, as export runs them before writing
+// (and check, as a dry run, too). Throws ExportError naming the node and the op and pack behind it.
+void validate(ConvertedModel& conv, const ExportOptions& options) {
+  onnx::ModelProto& model = conv.model;
+  // Opsets above 17: ONNX 1.12 checks them with the schemas core/src/onnx_schemas registers; the
+  // model is restored (ir_version, domains) when `checkable` goes out of scope, before writing.
+  onnx_schemas::CheckableModel checkable(model);
+  if (options.warn)
+    for (const auto& op : checkable.unverified())
+      options.warn("the ONNX checker has no schema for " + op + " at opset " + std::to_string(options.opset) +
+                   ": checked only as part of the graph, not the node itself");
+  try {
+    // The checker prints warnings (e.g. on fallback ATen nodes) to std::cerr: keep stderr to one line.
+    std::ostringstream checker_chatter;
+    auto* saved = std::cerr.rdbuf(checker_chatter.rdbuf());
+    try {
+      onnx::checker::check_model(model);
+    } catch (...) {
+      std::cerr.rdbuf(saved);
+      throw;
+    }
+    std::cerr.rdbuf(saved);
+  } catch (const std::exception& e) {
+    throw ExportError("the ONNX checker rejected the result: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
+  }
+  try {
+    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), checkable.inference_options());
+  } catch (const std::exception& e) {
+    throw ExportError("ONNX shape inference failed: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
+  }
+}
+
 }  // namespace
 
 ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& given,
@@ -101,34 +133,7 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   prepared = PreparedModel();
 
   phase("check");
-  {
-    // Opsets above 17: ONNX 1.12 checks them with the schemas core/src/onnx_schemas registers; the
-    // model is restored (ir_version, domains) when `checkable` goes out of scope, before writing.
-    onnx_schemas::CheckableModel checkable(model);
-    if (options.warn)
-      for (const auto& op : checkable.unverified())
-        options.warn("the ONNX checker has no schema for " + op + " at opset " + std::to_string(options.opset) +
-                     ": checked only as part of the graph, not the node itself");
-    try {
-      // The checker prints warnings (e.g. on fallback ATen nodes) to std::cerr: keep stderr to one line.
-      std::ostringstream checker_chatter;
-      auto* saved = std::cerr.rdbuf(checker_chatter.rdbuf());
-      try {
-        onnx::checker::check_model(model);
-      } catch (...) {
-        std::cerr.rdbuf(saved);
-        throw;
-      }
-      std::cerr.rdbuf(saved);
-    } catch (const std::exception& e) {
-      throw ExportError("the ONNX checker rejected the result: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
-    }
-    try {
-      onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), checkable.inference_options());
-    } catch (const std::exception& e) {
-      throw ExportError("ONNX shape inference failed: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
-    }
-  }
+  validate(conv, options);
   auto specialized = conv.specialization_warnings();
   // If-1 (below opset 11) infers its outputs' shapes from the then-branch alone: shapes written from
   // that would contradict the else-branch at run time. Kept only where If merges both branches.
@@ -199,6 +204,22 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& give
     drop_raising_branches(prepared.graph, options.warn);
     convert_graph(session);
     report.symbolics_run = true;
+    // A dry run of export to the end: with every op converted, assemble (names, dynamic axes) and let
+    // the checker see the model, so check fails where export would.
+    if (session.failures.empty()) {
+      ConvertedModel conv = assemble(session);
+      try {
+        validate(conv, options);
+      } catch (const ExportError& e) {
+        UnconvertibleOp op;
+        op.op = "(model)";
+        op.reason = "onnx_checker";
+        op.message = e.what();
+        op.count = 1;
+        report.unconvertible_nodes = 0;
+        report.ops.push_back(std::move(op));
+      }
+    }
   }
   report.nodes = session.torch_nodes;
   // Group by op, overload, reason and message; keep the first few locations.
