@@ -159,7 +159,8 @@ class Binder {
         std::vector<torch::jit::Value*> items;
         for (size_t i = 0; i < elements.size(); ++i)
           items.push_back(bind(spec.elements[i], elements[i], path + "." + std::to_string(i)));
-        return insert(graph_.createTuple(items, type->expect<c10::TupleType>()));
+        auto tuple = type->expect<c10::TupleType>();
+        return insert(graph_.createTuple(items, tuple->schema() ? tuple : nullptr));  // a type only for NamedTuples
       }
       case c10::TypeKind::ListType: {
         auto element = type->expectRef<c10::ListType>().getElementType();
