@@ -458,7 +458,15 @@ std::optional<c10::IValue> value_of(const torch::jit::Value* v, const TypeTable&
   auto fake = fakes.find(v);
   if (fake != fakes.end()) return fake->second;
   if (auto iv = torch::jit::toIValue(v)) return *iv;
-  if (v->type()->kind() != c10::TypeKind::TensorType) return std::nullopt;  // a run-time number or list
+  // A run-time number (an int/float/bool argument given as a 0-d input, a size): any value types
+  // the node, whose sizes may then depend on it, so none of them is known to be fixed.
+  switch (v->type()->kind()) {
+    case c10::TypeKind::IntType: dynamic = true; return c10::IValue((int64_t)1);
+    case c10::TypeKind::FloatType: dynamic = true; return c10::IValue(1.0);
+    case c10::TypeKind::BoolType: dynamic = true; return c10::IValue(false);
+    case c10::TypeKind::TensorType: break;
+    default: return std::nullopt;  // a run-time list
+  }
   const TensorInfo* info = types.find(v);
   if (!info || !info->known_rank || !info->dtype || info->list_elements) return std::nullopt;
   std::vector<int64_t> dims = info->dims;

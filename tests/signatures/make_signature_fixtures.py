@@ -285,7 +285,7 @@ def flat_tensors(value):
 def main():
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
-    out_dir, name = sys.argv[1], sys.argv[2]
+    out_dir, name = os.path.abspath(sys.argv[1]), sys.argv[2]
     digest = hashlib.sha256()
     for f in (__file__, os.path.join(SOURCE_DIR, "python", "torch2onnx", "__init__.py")):
         with open(f, "rb") as fh:
