@@ -111,7 +111,7 @@ std::string conversion_options_help() {
     "                                             per tensor inside, e.g. '(float32[1,3,20],float32[1,3,20])'\n"
     "                             {KEY:SPEC,...}  a Dict[str, ...] argument: '{a:float32[2],b:int64[3]}'\n"
     "                             none            None for an Optional argument (also inside tuples)\n"
-    "                             int=3 float=0.5 bool=true   a constant baked into the graph\n"
+    "                             int=3 float=0.5 bool=true str=TEXT   a constant baked into the graph\n"
     "                           For an int/float/bool argument of a scripted model, int64[], float32[]\n"
     "                           or bool[] makes it a 0-d graph input whose value may change at run\n"
     "                           time. Trailing arguments with defaults may be left out\n"

@@ -26,7 +26,7 @@ class SpecParser {
   ExportError bad(const std::string& why) const {
     return ExportError("bad --input '" + text_ + "': " + why +
                        " (expected TYPE[DIMS], e.g. float32[1,3,224,224] or int64[]; (SPEC,...) for a tuple or list, "
-                       "{KEY:SPEC,...} for a dict, none, int=N, float=X, bool=true|false)");
+                       "{KEY:SPEC,...} for a dict, none, int=N, float=X, bool=true|false, str=TEXT)");
   }
   void skip_spaces() {
     while (pos_ < text_.size() && std::isspace((unsigned char)text_[pos_])) ++pos_;
@@ -91,6 +91,23 @@ class SpecParser {
       if (name == "none") {
         spec.kind = InputSpec::Kind::None;
         spec.dtype = "none";
+      } else if (name == "str" && eat('=')) {
+        // str=TEXT: up to the next ',', ')', ']' or '}', or quoted ('a, b' / "a, b")
+        skip_spaces();
+        spec.kind = InputSpec::Kind::Str;
+        if (pos_ < text_.size() && (text_[pos_] == '\'' || text_[pos_] == '"')) {
+          char quote = text_[pos_++];
+          size_t end = text_.find(quote, pos_);
+          if (end == std::string::npos) throw bad("unterminated string");
+          spec.str_value = text_.substr(pos_, end - pos_);
+          pos_ = end + 1;
+        } else {
+          size_t end = text_.find_first_of(",)]}", pos_);
+          if (end == std::string::npos) end = text_.size();
+          spec.str_value = text_.substr(pos_, end - pos_);
+          while (!spec.str_value.empty() && std::isspace((unsigned char)spec.str_value.back())) spec.str_value.pop_back();
+          pos_ = end;
+        }
       } else if (eat('=')) {
         std::string value = word();
         parse_primitive(spec, name, value);
@@ -120,7 +137,7 @@ class SpecParser {
         spec.bool_value = value == "true" || value == "True";
         used = value.size();
       } else {
-        throw bad("unknown primitive '" + kind + "=' (int=N, float=X, bool=true|false)");
+        throw bad("unknown primitive '" + kind + "=' (int=N, float=X, bool=true|false, str=TEXT)");
       }
       if (used != value.size() || value.empty()) throw bad(kind + "=" + value + " is not a valid " + kind);
     } catch (const std::logic_error&) {  // stoll/stod: not a number or out of range

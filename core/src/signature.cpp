@@ -25,6 +25,7 @@ std::string what_is(const InputSpec& spec) {
     case Kind::Int: return "an int constant";
     case Kind::Float: return "a float constant";
     case Kind::Bool: return "a bool constant";
+    case Kind::Str: return "a str constant";
   }
   return "?";
 }
@@ -145,6 +146,9 @@ class Binder {
                "bool=true|false (a constant) or a 0-d bool tensor bool[] (a graph input) expected; " + what_is(spec) +
                    " given");
         return runtime_number(spec, path, "aten::Bool", type);
+      case c10::TypeKind::StringType:
+        expect(spec.kind == Kind::Str, "str=TEXT (a constant) expected; " + what_is(spec) + " given");
+        return constant(c10::IValue(spec.str_value));
       case c10::TypeKind::NumberType:
         if (spec.kind == Kind::Int) return constant(spec.int_value);
         if (spec.kind == Kind::Float) return constant(spec.float_value);
@@ -191,7 +195,7 @@ class Binder {
       }
       default:
         mismatch(spec, type, path, "arguments of this type cannot be given (Tensor, tuples, lists, dicts with str "
-                                   "keys, Optional, int, float and bool can)");
+                                   "keys, Optional, int, float, bool and str can)");
     }
   }
 

@@ -96,7 +96,7 @@ class _Flattener:
         if isinstance(value, dict):
             return "{" + ",".join(f"{k}:{self.spec(v, f'{name}.{k}')}" for k, v in value.items()) + "}"
         if isinstance(value, str):
-            return repr(value)  # baked in; not expressible as --input
+            return "str=" + repr(value)
         raise TypeError(f"torch2onnx.save: argument {name} of type {type(value).__name__} cannot be traced")
 
 

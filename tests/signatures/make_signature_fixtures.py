@@ -24,6 +24,18 @@ sys.path.insert(0, os.path.join(SOURCE_DIR, "tests", "fixtures"))
 sys.path.insert(0, os.path.join(SOURCE_DIR, "python"))
 
 
+try:
+    from typing import NamedTuple
+
+    import torch
+
+    class Pair(NamedTuple):  # at module level: TorchScript compiles NamedTuples by qualified name
+        a: torch.Tensor
+        b: torch.Tensor
+except ImportError:  # torch missing: main() reports it
+    pass
+
+
 class Const:
     """A Python value the export bakes in (int=, float=, bool=, none): not a graph input."""
 
@@ -34,6 +46,8 @@ class Const:
 def unwrap(value):
     if isinstance(value, Const):
         return value.value
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*[unwrap(v) for v in value])
     if isinstance(value, tuple):
         return tuple(unwrap(v) for v in value)
     if isinstance(value, list):
@@ -109,6 +123,17 @@ def models():
             last = int(offsets[-1])
             return self.bag(ids, offsets), ids[last:]
 
+    class Containers(nn.Module):  # a loop over a list argument, dict.values(), a str argument, a NamedTuple
+        def forward(self, xs: List[Tensor], d: Dict[str, Tensor], mode: str, p: Pair):
+            acc = torch.zeros(3)
+            for t in xs:
+                acc = acc + t
+            for v in d.values():
+                acc = acc * v
+            if mode == "double":
+                acc = acc * 2
+            return acc + p.a * p.b
+
     class SaveTarget(nn.Module):  # what torch.jit.trace refuses: a float argument, dict/None outputs
         def __init__(self):
             super().__init__()
@@ -122,7 +147,7 @@ def models():
     torch.manual_seed(0)
     return dict(LstmHx=LstmHx, TupleImages=TupleImages, Nested=Nested, DictInput=DictInput,
                 DictScripted=DictScripted, ListInput=ListInput, Primitives=Primitives,
-                OptionalInTuple=OptionalInTuple, Bag=Bag, SaveTarget=SaveTarget)
+                OptionalInTuple=OptionalInTuple, Bag=Bag, SaveTarget=SaveTarget, Containers=Containers)
 
 
 def cases():
@@ -218,6 +243,12 @@ def cases():
         dict(args=["--input", "float32[5,3,10]", "--input", "(float32[1,3,20],float32[1,3,20])",
                    "--input-range", "5:1"], error=["bad --input-range '5:1'"]),
     ])
+    cont = ([rn(3), rn(3)], {"a": rn(3), "b": rn(3)}, Const("double"), Pair(rn(3), rn(3)))
+    add("containers_script", M["Containers"](), "script", cont,
+        ok(["--input", "(float32[3],float32[3])", "--input", "{a:float32[3],b:float32[3]}", "--input", "str=double",
+            "--input", "(float32[3],float32[3])"], [cont])
+        + ok(["--input", "(float32[3])", "--input", "{}", "--input", "str=half", "--input", "(float32[3],float32[3])"],
+             [([rn(3)], {}, Const("half"), Pair(rn(3), rn(3)))]))
     # torch2onnx.save: a .pt with its signature; export needs no --input
     st = M["SaveTarget"]()
     save_example = (torch.randint(0, 20, (5, 2), generator=g), (rn(1, 2, 8), rn(1, 2, 8)), Const(0.5))

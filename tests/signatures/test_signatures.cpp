@@ -55,9 +55,29 @@ INSTANTIATE_TEST_SUITE_P(Signatures, Signature,
                          ::testing::Values("lstm_hx", "lstm_hx_script", "tuple_images", "tuple_images_script",
                                            "nested_tuple", "nested_tuple_script", "lstm_dynamic", "dict_input",
                                            "dict_input_script", "list_input_script", "primitives_script",
-                                           "optional_in_tuple_script", "example_inputs_script", "bad_inputs",
+                                           "optional_in_tuple_script", "containers_script", "example_inputs_script",
+                                           "bad_inputs",
                                            "saved_signature"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// `check` binds the same specs: the LSTM with its state tuple converts fully; a tensor for the tuple
+// is the same one-line error, exit 2.
+TEST(SignatureCheck, UnderstandsNestedSpecs) {
+  const fs::path root = work_dir() / "signatures";
+  fs::create_directories(root);
+  const RunResult made = run({python(), (source_dir() / "tests" / "signatures" / "make_signature_fixtures.py").string(),
+                              root.string(), "lstm_hx"});
+  ASSERT_EQ(made.exit_code, 0) << made.describe();
+  const std::string model = (root / "lstm_hx" / "model.pt").string();
+  const RunResult ok = run({cli().string(), "check", model, "--input", "float32[5,3,10]", "--input",
+                            "(float32[1,3,20],float32[1,3,20])"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.describe();
+  const RunResult bad = run({cli().string(), "check", model, "--input", "float32[5,3,10]", "--input", "float32[1,3,20]"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.describe();
+  EXPECT_NE(bad.err.find("forward() argument 'hx' of type Tuple[Tensor, Tensor]: a tuple of 2 expected"),
+            std::string::npos)
+      << bad.describe();
+}
 
 }  // namespace
 }  // namespace t2o_e2e

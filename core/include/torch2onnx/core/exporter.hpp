@@ -44,9 +44,9 @@ class SignatureError : public ExportError {
 //         | ( spec, ... )               a tuple or list argument; [ spec, ... ] also reads as one
 //         | { KEY: spec, ... }          a Dict[str, ...] argument
 //         | none                        None for an Optional argument
-//         | int=N | float=X | bool=true|false   a primitive baked in as a constant
+//         | int=N | float=X | bool=true|false | str=TEXT   a primitive baked in as a constant
 struct InputSpec {
-  enum class Kind { Tensor, Sequence, Dict, None, Int, Float, Bool };
+  enum class Kind { Tensor, Sequence, Dict, None, Int, Float, Bool, Str };
   Kind kind = Kind::Tensor;
   std::string dtype;  // Tensor: as in dtype_table() ("float32", "int64", ...); "none" for None
   std::vector<int64_t> dims;  // Tensor
@@ -55,6 +55,7 @@ struct InputSpec {
   int64_t int_value = 0;
   double float_value = 0;
   bool bool_value = false;
+  std::string str_value;
   std::string text;  // as the user wrote it
 };
 // Parses one --input (the grammar above); throws ExportError naming the spec on malformed input.
