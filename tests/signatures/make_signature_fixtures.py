@@ -183,6 +183,7 @@ def cases():
             ok(["--input", "(float32[1,3,8,8],float32[1,3,8,8])"], [images]))
         add("nested_tuple" + sfx, M["Nested"](), method, nested_example,
             ok(nested_specs, [nested_example], (9, 13, 17)))
+    add("check_lstm", M["LstmHx"](), "trace", lstm_example, [])  # SignatureCheck's own copy (tests run in parallel)
     add("lstm_dynamic", M["LstmHx"](), "trace", lstm_example,
         ok(lstm_specs + lstm_dyn, [lstm_example] + lstm_other))
     add("dict_input", M["DictInput"](), "trace", dict_example,

@@ -66,9 +66,9 @@ TEST(SignatureCheck, UnderstandsNestedSpecs) {
   const fs::path root = work_dir() / "signatures";
   fs::create_directories(root);
   const RunResult made = run({python(), (source_dir() / "tests" / "signatures" / "make_signature_fixtures.py").string(),
-                              root.string(), "lstm_hx"});
+                              root.string(), "check_lstm"});
   ASSERT_EQ(made.exit_code, 0) << made.describe();
-  const std::string model = (root / "lstm_hx" / "model.pt").string();
+  const std::string model = (root / "check_lstm" / "model.pt").string();
   const RunResult ok = run({cli().string(), "check", model, "--input", "float32[5,3,10]", "--input",
                             "(float32[1,3,20],float32[1,3,20])"});
   EXPECT_EQ(ok.exit_code, 0) << ok.describe();
