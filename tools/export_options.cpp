@@ -60,6 +60,10 @@ bool parse_conversion_option(Args& args, ConversionArgs& conv) {
     options.output_names = split_commas(value);
   } else if (args.option("--dynamic-axes", value)) {
     options.dynamic_axes.push_back(as_usage([&] { return t2o::core::parse_dynamic_axes(value); }));
+  } else if (args.option("--example-inputs", value)) {
+    options.example_inputs_dir = value;
+  } else if (args.option("--input-range", value)) {
+    options.input_range = as_usage([&] { return t2o::core::parse_input_range(value); });
   } else if (args.option("--dynamic-input", value)) {
     options.dynamic_inputs.push_back(as_usage([&] { return t2o::core::parse_input_spec(value); }));
   } else if (args.option("--operator-export-type", value)) {
@@ -100,11 +104,24 @@ std::string conversion_options_help() {
     "  --opset N                target ONNX opset, " + std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +
     " (default " + std::to_string(kDefaultOpset) + "; fully validated up to " + std::to_string(kMaxValidatedOpset) +
     ")\n"
-    "  --input TYPE[DIMS]       dtype and example shape of each forward() argument, in order,\n"
-    "                           e.g. --input float32[1,3,224,224] --input int64[2,16]; float32[] is a scalar;\n"
-    "                           none gives an Optional argument None; trailing arguments with\n"
-    "                           defaults may be left out\n"
-    "  --input-names a,b        graph input names (default: forward()'s argument names)\n"
+    "  --input SPEC             each forward() argument, in order (not needed for a .pt saved by\n"
+    "                           torch2onnx.save). SPEC is one of:\n"
+    "                             TYPE[DIMS]      a tensor: float32[1,3,224,224], int64[2,16]; int64[] is 0-d\n"
+    "                             (SPEC,...)      a tuple or list argument, nested freely: one graph input\n"
+    "                                             per tensor inside, e.g. '(float32[1,3,20],float32[1,3,20])'\n"
+    "                             {KEY:SPEC,...}  a Dict[str, ...] argument: '{a:float32[2],b:int64[3]}'\n"
+    "                             none            None for an Optional argument (also inside tuples)\n"
+    "                             int=3 float=0.5 bool=true str=TEXT   a constant baked into the graph\n"
+    "                           For an int/float/bool argument of a scripted model, int64[], float32[]\n"
+    "                           or bool[] makes it a 0-d graph input whose value may change at run\n"
+    "                           time. Trailing arguments with defaults may be left out\n"
+    "  --example-inputs DIR     values for the example run: one .npy or ONNX TensorProto .pb file per\n"
+    "                           graph input (the flattened tensors), in name order; without --input\n"
+    "                           their dtypes and shapes give the specs\n"
+    "  --input-range LO:HI      integer inputs without example values drawn from LO..HI, both included\n"
+    "                           (default: all 1)\n"
+    "  --input-names a,b        graph input names, one per flattened tensor (default: forward()'s\n"
+    "                           argument names; hx.0, hx.1 for a tuple hx's tensors, x.key for a dict's)\n"
     "  --output-names y         graph output names (default: output_0, output_1, ...)\n"
     "  --dynamic-axes NAME=AXES axes of an input or output that may vary at run time (repeatable):\n"
     "                           input_ids=0,1 or input_ids=0:batch,1:seq (named dims)\n"

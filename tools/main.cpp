@@ -93,6 +93,9 @@ int main(int argc, char** argv) {
     print_error(e.what());
     print_details(e.what(), e.details);
     return 2;
+  } catch (const t2o::core::SignatureError& e) {  // --input that does not fit forward(): a usage mistake
+    print_error(e.what());
+    return 2;
   } catch (const t2o::core::ExportError& e) {
     print_error(e.what());
     print_details(e.what(), e.details());

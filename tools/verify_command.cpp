@@ -337,8 +337,13 @@ int run_verify(Args& args) {
     }
   }
   std::vector<t2o::core::InputSpec> onnx_specs;  // the specs of ONNX graph inputs (not `none`)
-  for (const auto& s : o.exp.inputs)
+  for (const auto& s : o.exp.inputs) {
+    // verify feeds libtorch one tensor per argument: tuple, dict and primitive arguments are export's.
+    if (s.kind != t2o::core::InputSpec::Kind::Tensor && s.kind != t2o::core::InputSpec::Kind::None)
+      throw UsageError("--input " + s.text + ": verify takes tensor and none arguments only (nested and primitive "
+                       "arguments are exported by 'export', not verified yet)");
     if (s.dtype != "none") onnx_specs.push_back(s);
+  }
   if (!file_inputs.empty()) {
     if (file_inputs.size() != onnx_specs.size())
       throw UsageError("--inputs " + o.inputs_dir + " holds " + std::to_string(file_inputs.size()) + " input file(s), but " +

@@ -192,12 +192,21 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
   for (size_t i = 0; i < shapes.size(); ++i) {
     auto st = *dtype_from_name(specs_[i].dtype);
     auto opts = at::TensorOptions().dtype(st);
-    // Integers are ones: valid as indices into any non-empty dim, and safe as divisors.
-    at::Tensor t = meta                     ? at::empty(shapes[i], opts.device(at::kMeta))
-                   : at::isFloatingType(st) ? at::randn(shapes[i], opts)
-                   : at::isQIntType(st)     ? quantized_example(shapes[i], st)
-                   : st == at::kBool        ? at::zeros(shapes[i], opts)
-                                            : at::ones(shapes[i], opts);
+    // Given example values (--example-inputs, torch2onnx.save) feed the run at their own shapes.
+    const at::Tensor* given = i < model_.example_values.size() && model_.example_values[i].sizes().vec() == shapes[i]
+                                  ? &model_.example_values[i]
+                                  : nullptr;
+    // Integers are ones unless --input-range says otherwise: valid as indices into any non-empty
+    // dim, and safe as divisors.
+    bool integer = at::isIntegralType(st, /*includeBool=*/false) && !at::isQIntType(st);
+    at::Tensor t = meta                                 ? at::empty(shapes[i], opts.device(at::kMeta))
+                   : given                              ? *given
+                   : at::isFloatingType(st)             ? at::randn(shapes[i], opts)
+                   : at::isQIntType(st)                 ? quantized_example(shapes[i], st)
+                   : st == at::kBool                    ? at::zeros(shapes[i], opts)
+                   : integer && options_.input_range    ? at::randint(options_.input_range->first,
+                                                                      options_.input_range->second + 1, shapes[i], opts)
+                                                        : at::ones(shapes[i], opts);
     stack.emplace_back(t);
   }
   auto g = model_.graph->copy();
@@ -319,8 +328,11 @@ DynamicAxesPlan ExampleRun::record(TypeTable& types) {
     }
   }
 
-  if (options_.dynamic_inputs.empty()) other_sizes_ = other_dynamic_sizes(shapes, varied);
-  varied = dynamic_run_shapes(options_.dynamic_inputs, specs_, shapes, varied);  // --dynamic-input
+  std::vector<InputSpec> dynamic_inputs;  // --dynamic-input, flattened as --input is
+  for (const auto& d : options_.dynamic_inputs)
+    for (auto& leaf : flatten_input_spec(d)) dynamic_inputs.push_back(std::move(leaf));
+  if (dynamic_inputs.empty()) other_sizes_ = other_dynamic_sizes(shapes, varied);
+  varied = dynamic_run_shapes(dynamic_inputs, specs_, shapes, varied);  // --dynamic-input
   // What the export context decides (no autograd, arguments at their defaults) is folded before the
   // run, so the values of the branches it selects are recorded too.
   fold_static_shapes(model_.graph, TypeTable());
@@ -437,7 +449,15 @@ std::optional<c10::IValue> value_of(const torch::jit::Value* v, const TypeTable&
   auto fake = fakes.find(v);
   if (fake != fakes.end()) return fake->second;
   if (auto iv = torch::jit::toIValue(v)) return *iv;
-  if (v->type()->kind() != c10::TypeKind::TensorType) return std::nullopt;  // a run-time number or list
+  // A run-time number (an int/float/bool argument given as a 0-d input, a size): any value types
+  // the node, whose sizes may then depend on it, so none of them is known to be fixed.
+  switch (v->type()->kind()) {
+    case c10::TypeKind::IntType: dynamic = true; return c10::IValue((int64_t)1);
+    case c10::TypeKind::FloatType: dynamic = true; return c10::IValue(1.0);
+    case c10::TypeKind::BoolType: dynamic = true; return c10::IValue(false);
+    case c10::TypeKind::TensorType: break;
+    default: return std::nullopt;  // a run-time list
+  }
   const TensorInfo* info = types.find(v);
   if (!info || !info->known_rank || !info->dtype || info->list_elements) return std::nullopt;
   std::vector<int64_t> dims = info->dims;

@@ -26,7 +26,7 @@ struct DynamicAxesPlan {
 
 class ExampleRun {
  public:
-  // specs: the --input of each remaining graph input (after bind_defaults).
+  // specs: the --input of each graph input (prepared.input_specs, flattened).
   ExampleRun(const ExportOptions& options, PreparedModel& model, std::vector<InputSpec> specs);
 
   // Runs, folds what every run of the exported graph shares, runs again while the fold removed

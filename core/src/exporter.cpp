@@ -2,6 +2,7 @@
 #include "torch2onnx/core/custom_ops.hpp"
 
 #include "assembly.hpp"
+#include "example_inputs.hpp"
 #include "example_run.hpp"
 #include "kernel_libraries.hpp"
 #include "model_loader.hpp"
@@ -131,21 +132,26 @@ void start_export(const std::string& out_path, const ExportOptions& options, con
   declare_custom_ops(registry, options.warn);  // before loading: the model may call the packs' custom ops
 }
 
-// The rest of an export, from a module in memory (loaded here, or the caller's own clone).
+// The rest of an export, from a module in memory (loaded here, or the caller's own clone). The
+// options are signature.options: the given ones completed by the .pt's saved signature.
 ExportStats export_loaded(torch::jit::Module module, const std::string& model_label, const std::string& out_path,
-                          const ExportOptions& options, const t2o::registry::Registry& registry);
+                          const ResolvedSignature& signature, const t2o::registry::Registry& registry);
 
 }  // namespace
 
-ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
+ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& given,
                          const t2o::registry::Registry& registry) {
+  const ResolvedSignature signature = resolve_signature(given, model_path);  // --input from the .pt, examples
+  const ExportOptions& options = signature.options;
   start_export(out_path, options, registry);
   if (options.progress) options.progress("load", 0, 0);
-  return export_loaded(load_torchscript(model_path, options.lazy_weights), model_path, out_path, options, registry);
+  return export_loaded(load_torchscript(model_path, options.lazy_weights), model_path, out_path, signature, registry);
 }
 
-ExportStats export_module(const torch::jit::Module& module, const std::string& out_path, const ExportOptions& options,
+ExportStats export_module(const torch::jit::Module& module, const std::string& out_path, const ExportOptions& given,
                           const t2o::registry::Registry& registry) {
+  const ResolvedSignature signature = resolve_signature(given, "");  // --example-inputs; no archive to read
+  const ExportOptions& options = signature.options;
   start_export(out_path, options, registry);
   if (options.progress) options.progress("load", 0, 0);
   // prepare() sets eval mode and rewrites method graphs: work on a deep copy, never the caller's module.
@@ -155,20 +161,22 @@ ExportStats export_module(const torch::jit::Module& module, const std::string& o
   } catch (const std::exception& e) {
     throw ExportError("the module cannot be copied for export: " + error_reason(e.what()), e.what());
   }
-  return export_loaded(std::move(copy), "<module " + module.type()->name()->qualifiedName() + ">", out_path, options,
+  return export_loaded(std::move(copy), "<module " + module.type()->name()->qualifiedName() + ">", out_path, signature,
                        registry);
 }
 
 namespace {
 
 ExportStats export_loaded(torch::jit::Module module, const std::string& model_path, const std::string& out_path,
-                          const ExportOptions& options, const t2o::registry::Registry& registry) {
+                          const ResolvedSignature& signature, const t2o::registry::Registry& registry) {
+  const ExportOptions& options = signature.options;
   auto phase = [&](const char* name) {
     if (options.progress) options.progress(name, 0, 0);
   };
   phase("prepare");
-  auto prepared = prepare(std::move(module), model_path);
-  auto specs = bind_defaults(prepared, options.inputs);
+  auto prepared = prepare(std::move(module), model_path, options.inputs);
+  attach_examples(prepared, signature);
+  auto specs = prepared.input_specs;
   Session session(registry, options, prepared);
   phase("run");
   {
@@ -198,8 +206,10 @@ ExportStats export_loaded(torch::jit::Module module, const std::string& model_pa
 
 }  // namespace
 
-CheckReport check_model(const std::string& model_path, const ExportOptions& options,
+CheckReport check_model(const std::string& model_path, const ExportOptions& given,
                         const t2o::registry::Registry& registry) {
+  const ResolvedSignature signature = resolve_signature(given, model_path);
+  const ExportOptions& options = signature.options;
   if (options.opset < kMinOpset || options.opset > kMaxOpset)
     throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
@@ -226,8 +236,9 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& opti
     }
     return report;
   }
-  auto prepared = prepare(std::move(module), model_path);
-  auto specs = bind_defaults(prepared, options.inputs);
+  auto prepared = prepare(std::move(module), model_path, options.inputs);
+  attach_examples(prepared, signature);
+  auto specs = prepared.input_specs;
   Session session(registry, options, prepared);
   session.check_mode = true;
   if (options.inputs.empty()) {

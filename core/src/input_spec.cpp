@@ -2,39 +2,220 @@
 #include "torch2onnx/core/exporter.hpp"
 
 #include <cctype>
+#include <cstring>
+#include <stdexcept>
 
 namespace t2o::core {
 
-InputSpec parse_input_spec(const std::string& text) {
-  // `none`: an Optional forward() argument given None (the converter binds it as a constant).
-  if (text == "none") return InputSpec{"none", {}, text};
-  auto bad = [&](const std::string& why) -> ExportError {
-    return ExportError("bad --input '" + text + "': " + why + " (expected TYPE[DIMS], e.g. float32[1,3,224,224] or int64[])");
-  };
-  auto open = text.find('[');
-  if (open == std::string::npos || text.empty() || text.back() != ']') throw bad("no [DIMS]");
-  InputSpec spec;
-  spec.text = text;
-  spec.dtype = text.substr(0, open);
-  if (!dtype_from_name(spec.dtype)) throw bad("unknown element type '" + spec.dtype + "'; known: " + dtype_names());
-  std::string body = text.substr(open + 1, text.size() - open - 2);
-  size_t pos = 0;
-  while (pos < body.size()) {
-    size_t comma = body.find(',', pos);
-    std::string item = body.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    // Trim spaces.
-    while (!item.empty() && std::isspace((unsigned char)item.front())) item.erase(item.begin());
-    while (!item.empty() && std::isspace((unsigned char)item.back())) item.pop_back();
-    if (item.empty()) throw bad("empty dimension");
-    for (char c : item)
-      if (!std::isdigit((unsigned char)c)) throw bad("dimension '" + item + "' is not a non-negative integer");
-    if (item.size() > 12) throw bad("dimension '" + item + "' is too large");
-    spec.dims.push_back(std::stoll(item));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-    if (pos == body.size()) throw bad("trailing comma");
+namespace {
+
+// Recursive descent over the --input grammar (exporter.hpp). Errors name the whole spec and say
+// what was expected where.
+class SpecParser {
+ public:
+  explicit SpecParser(const std::string& text) : text_(text) {}
+
+  InputSpec parse() {
+    InputSpec spec = parse_spec();
+    skip_spaces();
+    if (pos_ != text_.size()) throw bad("unexpected '" + text_.substr(pos_) + "' after the spec");
+    return spec;
   }
+
+ private:
+  ExportError bad(const std::string& why) const {
+    return ExportError("bad --input '" + text_ + "': " + why +
+                       " (expected TYPE[DIMS], e.g. float32[1,3,224,224] or int64[]; (SPEC,...) for a tuple or list, "
+                       "{KEY:SPEC,...} for a dict, none, int=N, float=X, bool=true|false, str=TEXT)");
+  }
+  void skip_spaces() {
+    while (pos_ < text_.size() && std::isspace((unsigned char)text_[pos_])) ++pos_;
+  }
+  bool eat(char c) {
+    skip_spaces();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  // A word: letters, digits, '_', '.', '+', '-' (numbers and type names).
+  std::string word() {
+    skip_spaces();
+    size_t start = pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum((unsigned char)text_[pos_]) || std::strchr("_.+-", text_[pos_]) != nullptr))
+      ++pos_;
+    return text_.substr(start, pos_ - start);
+  }
+
+  InputSpec parse_spec() {
+    skip_spaces();
+    size_t start = pos_;
+    InputSpec spec;
+    if (eat('(') || eat('[')) {
+      char close = text_[pos_ - 1] == '(' ? ')' : ']';
+      spec.kind = InputSpec::Kind::Sequence;
+      if (!eat(close)) {
+        do spec.elements.push_back(parse_spec());
+        while (eat(','));
+        if (!eat(close)) throw bad(std::string("no closing '") + close + "'");
+      }
+    } else if (eat('{')) {
+      spec.kind = InputSpec::Kind::Dict;
+      if (!eat('}')) {
+        do {
+          skip_spaces();
+          std::string key;
+          if (pos_ < text_.size() && (text_[pos_] == '\'' || text_[pos_] == '"')) {
+            char quote = text_[pos_++];
+            size_t end = text_.find(quote, pos_);
+            if (end == std::string::npos) throw bad("unterminated key");
+            key = text_.substr(pos_, end - pos_);
+            pos_ = end + 1;
+          } else {
+            key = word();
+          }
+          if (key.empty()) throw bad("empty dict key");
+          for (const auto& k : spec.keys)
+            if (k == key) throw bad("dict key '" + key + "' given twice");
+          if (!eat(':')) throw bad("no ':' after dict key '" + key + "'");
+          spec.keys.push_back(key);
+          spec.elements.push_back(parse_spec());
+        } while (eat(','));
+        if (!eat('}')) throw bad("no closing '}'");
+      }
+    } else {
+      std::string name = word();
+      if (name.empty()) throw bad(pos_ < text_.size() ? "unexpected '" + text_.substr(pos_, 1) + "'" : "empty spec");
+      if (name == "none") {
+        spec.kind = InputSpec::Kind::None;
+        spec.dtype = "none";
+      } else if (name == "str" && eat('=')) {
+        // str=TEXT: up to the next ',', ')', ']' or '}', or quoted ('a, b' / "a, b")
+        skip_spaces();
+        spec.kind = InputSpec::Kind::Str;
+        if (pos_ < text_.size() && (text_[pos_] == '\'' || text_[pos_] == '"')) {
+          char quote = text_[pos_++];
+          size_t end = text_.find(quote, pos_);
+          if (end == std::string::npos) throw bad("unterminated string");
+          spec.str_value = text_.substr(pos_, end - pos_);
+          pos_ = end + 1;
+        } else {
+          size_t end = text_.find_first_of(",)]}", pos_);
+          if (end == std::string::npos) end = text_.size();
+          spec.str_value = text_.substr(pos_, end - pos_);
+          while (!spec.str_value.empty() && std::isspace((unsigned char)spec.str_value.back())) spec.str_value.pop_back();
+          pos_ = end;
+        }
+      } else if (eat('=')) {
+        std::string value = word();
+        parse_primitive(spec, name, value);
+      } else {
+        parse_tensor(spec, name);
+      }
+    }
+    skip_spaces();
+    spec.text = text_.substr(start, pos_ - start);
+    while (!spec.text.empty() && std::isspace((unsigned char)spec.text.back())) spec.text.pop_back();
+    return spec;
+  }
+
+  void parse_primitive(InputSpec& spec, const std::string& kind, const std::string& value) {
+    try {
+      size_t used = 0;
+      if (kind == "int") {
+        spec.kind = InputSpec::Kind::Int;
+        spec.int_value = std::stoll(value, &used);
+      } else if (kind == "float") {
+        spec.kind = InputSpec::Kind::Float;
+        spec.float_value = std::stod(value, &used);
+      } else if (kind == "bool") {
+        spec.kind = InputSpec::Kind::Bool;
+        if (value != "true" && value != "false" && value != "True" && value != "False")
+          throw bad("bool=" + value + ": expected bool=true or bool=false");
+        spec.bool_value = value == "true" || value == "True";
+        used = value.size();
+      } else {
+        throw bad("unknown primitive '" + kind + "=' (int=N, float=X, bool=true|false, str=TEXT)");
+      }
+      if (used != value.size() || value.empty()) throw bad(kind + "=" + value + " is not a valid " + kind);
+    } catch (const std::logic_error&) {  // stoll/stod: not a number or out of range
+      throw bad(kind + "=" + value + " is not a valid " + kind);
+    }
+  }
+
+  void parse_tensor(InputSpec& spec, const std::string& dtype) {
+    spec.kind = InputSpec::Kind::Tensor;
+    spec.dtype = dtype;
+    if (pos_ >= text_.size() || text_[pos_] != '[') {
+      if (dtype == "int" || dtype == "float" || dtype == "bool")
+        throw bad("'" + dtype + "' needs a value: " + dtype + "=VALUE (a constant) or a 0-d tensor, e.g. int64[]");
+      throw bad("no [DIMS] after '" + dtype + "'");
+    }
+    if (!dtype_from_name(dtype)) throw bad("unknown element type '" + dtype + "'; known: " + dtype_names());
+    ++pos_;
+    size_t close = text_.find(']', pos_);
+    if (close == std::string::npos) throw bad("no [DIMS]");
+    std::string body = text_.substr(pos_, close - pos_);
+    pos_ = close + 1;
+    size_t p = 0;
+    while (p < body.size()) {
+      size_t comma = body.find(',', p);
+      std::string item = body.substr(p, comma == std::string::npos ? std::string::npos : comma - p);
+      while (!item.empty() && std::isspace((unsigned char)item.front())) item.erase(item.begin());
+      while (!item.empty() && std::isspace((unsigned char)item.back())) item.pop_back();
+      if (item.empty()) throw bad("empty dimension");
+      for (char c : item)
+        if (!std::isdigit((unsigned char)c)) throw bad("dimension '" + item + "' is not a non-negative integer");
+      if (item.size() > 12) throw bad("dimension '" + item + "' is too large");
+      spec.dims.push_back(std::stoll(item));
+      if (comma == std::string::npos) break;
+      p = comma + 1;
+      if (p == body.size()) throw bad("trailing comma");
+    }
+  }
+
+  const std::string& text_;
+  size_t pos_ = 0;
+};
+
+void flatten_into(const InputSpec& spec, std::vector<InputSpec>& out) {
+  if (spec.kind == InputSpec::Kind::Tensor) out.push_back(spec);
+  for (const auto& e : spec.elements) flatten_into(e, out);
+}
+
+}  // namespace
+
+InputSpec parse_input_spec(const std::string& text) {
+  InputSpec spec = SpecParser(text).parse();
+  spec.text = text;
   return spec;
+}
+
+std::vector<InputSpec> flatten_input_spec(const InputSpec& spec) {
+  std::vector<InputSpec> out;
+  flatten_into(spec, out);
+  return out;
+}
+
+std::pair<int64_t, int64_t> parse_input_range(const std::string& text) {
+  auto bad = [&](const std::string& why) {
+    return ExportError("bad --input-range '" + text + "': " + why + " (expected LO:HI, e.g. 0:9, both included)");
+  };
+  auto colon = text.find(':', text.find_first_not_of('-') == std::string::npos ? 0 : 1);
+  if (colon == std::string::npos) throw bad("no ':'");
+  std::pair<int64_t, int64_t> range;
+  try {
+    size_t used_lo = 0, used_hi = 0;
+    range.first = std::stoll(text.substr(0, colon), &used_lo);
+    range.second = std::stoll(text.substr(colon + 1), &used_hi);
+    if (used_lo != colon || used_hi != text.size() - colon - 1) throw bad("not two integers");
+  } catch (const std::logic_error&) {
+    throw bad("not two integers");
+  }
+  if (range.first > range.second) throw bad("LO is greater than HI");
+  return range;
 }
 
 OperatorExportType parse_operator_export_type(const std::string& text) {

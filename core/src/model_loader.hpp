@@ -3,6 +3,7 @@
 #define TORCH2ONNX_CORE_MODEL_LOADER_HPP
 
 #include "torch2onnx/core/error_reason.hpp"
+#include "torch2onnx/core/exporter.hpp"
 
 #include <torch/script.h>
 
@@ -19,6 +20,8 @@ struct PreparedModel {
   std::vector<c10::TypePtr> argument_types;
   std::vector<c10::optional<c10::IValue>> argument_defaults;
   std::string missing_defaults;  // 'a', 'b': trailing arguments given no --input and without a default
+  std::vector<InputSpec> input_specs;  // the spec of each graph input, once --input is bound (signature.cpp)
+  std::vector<at::Tensor> example_values;  // the first example run's inputs (--example-inputs); empty: made up
 };
 
 // Throws ExportError with one line for a missing, unreadable, non-TorchScript or corrupt file.

@@ -1,6 +1,7 @@
 #include "passes.hpp"
 
 #include "locations.hpp"
+#include "signature.hpp"
 
 #include <torch/csrc/jit/passes/constant_propagation.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
@@ -52,7 +53,7 @@ void unwrap_number_constants(torch::jit::Block* block) {
 
 }  // namespace
 
-PreparedModel prepare(torch::jit::Module module, const std::string& path) {
+PreparedModel prepare(torch::jit::Module module, const std::string& path, const std::vector<InputSpec>& inputs) {
   PreparedModel out;
   if (!module.find_method("forward")) throw ExportError(path + ": the module has no forward() method");
   try {
@@ -76,10 +77,14 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
   auto graph = method.graph()->copy();
   try {
     torch::jit::Inline(*graph);
+    auto dicts = bind_signature(out, *graph, inputs);
+    if (!inputs.empty()) torch::jit::LowerSimpleTuples(graph);  // tuples of bound arguments read at once
     torch::jit::RemoveListMutation(graph);
     torch::jit::RemoveTensorMutation(graph);
+    fold_dict_arguments(dicts, *graph, /*after_propagation=*/false);
     // Full constant propagation: also resolves `if x is None` branches on arguments frozen to None.
     torch::jit::ConstantPropagation(graph);
+    fold_dict_arguments(dicts, *graph, /*after_propagation=*/true);
     functionalize_view_writes(graph);
     remove_assertions(graph);
     // LowerAllTuples corrupts some graphs that still hold control flow (scripted MultiheadAttention
@@ -110,44 +115,6 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
   }
   out.graph = graph;
   return out;
-}
-
-std::vector<InputSpec> bind_defaults(PreparedModel& model, const std::vector<InputSpec>& given) {
-  // Trailing arguments without an --input take their default values, as torch.onnx lets them, and
-  // `--input none` gives an Optional argument None: each becomes a constant, so the branches on it
-  // (`if src_mask is not None`) fold away.
-  std::vector<InputSpec> specs = given;
-  size_t n = model.argument_names.size();
-  if (given.empty() || given.size() > n) return specs;  // the example run reports the count
-  std::string missing;
-  for (size_t i = given.size(); i < n; ++i)
-    if (!model.argument_defaults[i]) missing += (missing.empty() ? "'" : ", '") + model.argument_names[i] + "'";
-  if (!missing.empty()) {
-    model.missing_defaults = missing;
-    return specs;
-  }
-  std::vector<std::pair<size_t, c10::IValue>> bound;
-  for (size_t i = 0; i < given.size(); ++i) {
-    if (given[i].dtype != "none") continue;
-    if (model.argument_types[i]->kind() != c10::TypeKind::OptionalType)
-      throw ExportError("--input none for forward() argument '" + model.argument_names[i] + "' of type " +
-                        model.argument_types[i]->annotation_str() + ": only an Optional argument can be None");
-    bound.emplace_back(i, c10::IValue());
-  }
-  for (size_t i = given.size(); i < n; ++i) bound.emplace_back(i, *model.argument_defaults[i]);
-  auto& graph = *model.graph;
-  torch::jit::WithInsertPoint guard(graph.block()->nodes().front());
-  for (auto it = bound.rbegin(); it != bound.rend(); ++it) {  // from the last: indices stay valid
-    size_t i = it->first;
-    graph.inputs()[i]->replaceAllUsesWith(graph.insertConstant(it->second));
-    graph.eraseInput(i);
-    model.argument_names.erase(model.argument_names.begin() + (std::ptrdiff_t)i);
-    model.argument_types.erase(model.argument_types.begin() + (std::ptrdiff_t)i);
-    model.argument_defaults.erase(model.argument_defaults.begin() + (std::ptrdiff_t)i);
-  }
-  specs.erase(std::remove_if(specs.begin(), specs.end(), [](const InputSpec& s) { return s.dtype == "none"; }),
-              specs.end());
-  return specs;
 }
 
 // ---- pass 11: raising branches ----

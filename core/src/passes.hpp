@@ -6,14 +6,16 @@
 //   1. eval + freeze            module attributes become constants (weights, flags); QAT's fused
 //                               fake quantizers unfused first (quantized_params.cpp)
 //   2. inline                   one graph for forward(), calls inlined
-//   3. remove list/tensor mutation, constant propagation
+//   2b. bind_signature          the --input specs bound to forward()'s arguments: tuples, lists and
+//                               dicts of new graph inputs, constants for primitives and None, defaults
+//                               for trailing arguments (signature.cpp); their simple tuples lowered
+//   3. remove list/tensor mutation, constant propagation; reads of bound dicts by key folded
 //   4. functionalize_view_writes  in-place writes into views become slice_scatter/select_scatter
 //   5. remove_assertions        ifs that only raise (scripted asserts)
 //   6. lower tuples             all of them, or only the simple ones where control flow stays
 //   7. thread_list_mutation     lists mutated inside if/loop blocks become values the blocks return
 //      unpack_quantized_params  packed quantized weights become constants (quantized_params.cpp)
 //   8. dead code elimination, drop self
-//   9. bind_defaults            missing trailing arguments take their defaults; `--input none` is None
 // Then, on what the example runs saw (example_run.cpp drives the fixpoint):
 //  10. fold_static_shapes       shapes/dtypes/context queries fixed for every run, the branches
 //                               they decide, loops they unroll (static_shapes.cpp)
@@ -31,13 +33,10 @@
 
 namespace t2o::core {
 
-// Passes 1-8; throws ExportError naming the file.
-PreparedModel prepare(torch::jit::Module module, const std::string& path);
-
-// Pass 9: binds trailing arguments without an --input to their defaults and `--input none` ones to
-// None; returns the --input of the remaining graph inputs. Arguments left without a default are
-// recorded in model.missing_defaults (the example run reports the count mismatch).
-std::vector<InputSpec> bind_defaults(PreparedModel& model, const std::vector<InputSpec>& given);
+// Passes 1-8 with `inputs` bound (none: the arguments stay graph inputs as they are, for `check`
+// without --input); throws ExportError naming the file, SignatureError for specs that do not match.
+// model.input_specs then holds the spec of each graph input.
+PreparedModel prepare(torch::jit::Module module, const std::string& path, const std::vector<InputSpec>& inputs = {});
 
 // Pass 10: replaces queries fixed for every run with constants and resolves the control flow they
 // decide. Returns whether control flow was removed (new values the example run has not seen).

@@ -7,6 +7,7 @@
 #include "torch2onnx/core/error_reason.hpp"
 
 #include "assembly.hpp"
+#include "example_inputs.hpp"
 #include "example_run.hpp"
 #include "kernel_libraries.hpp"
 #include "locations.hpp"
@@ -49,12 +50,14 @@ std::unique_ptr<Conversion> Conversion::convert(const std::string& model_path, c
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
   std::unique_ptr<Conversion> out(new Conversion());
   State& st = *out->state_;
-  st.options = options;
+  const ResolvedSignature signature = resolve_signature(options, model_path);  // as export: the saved signature
+  st.options = signature.options;
   load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
   declare_custom_ops(registry, options.warn);
   auto module = load_torchscript(model_path, false);  // eager weights: verify runs the module again
-  st.prepared = prepare(std::move(module), model_path);
-  auto specs = bind_defaults(st.prepared, st.options.inputs);
+  st.prepared = prepare(std::move(module), model_path, st.options.inputs);
+  attach_examples(st.prepared, signature);
+  auto specs = st.prepared.input_specs;
   Session session(registry, st.options, st.prepared);
   {
     CustomOpExampleRun example_run;

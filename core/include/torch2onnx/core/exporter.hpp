@@ -49,14 +49,37 @@ constexpr int64_t kDefaultOpset = 17;
 // are fully validated).
 constexpr int64_t kMaxValidatedOpset = 17;
 
-// One forward() argument: element type name and example dims ("float32[1,3,224,224]").
+// Bad --input for the model's forward(): a spec that does not match an argument's type, or the wrong
+// number of them. The CLI exits 2 on it, as on other usage mistakes.
+class SignatureError : public ExportError {
+ public:
+  using ExportError::ExportError;
+};
+
+// One forward() argument as --input gives it: a tree whose leaves are tensors (graph inputs) or
+// values baked into the graph. Grammar (input_spec.cpp):
+//   spec := TYPE[DIMS]                  a tensor: float32[1,3,224,224]; int64[] is 0-d
+//         | ( spec, ... )               a tuple or list argument; [ spec, ... ] also reads as one
+//         | { KEY: spec, ... }          a Dict[str, ...] argument
+//         | none                        None for an Optional argument
+//         | int=N | float=X | bool=true|false | str=TEXT   a primitive baked in as a constant
 struct InputSpec {
-  std::string dtype;  // as in dtype_table(): "float32", "int64", ...
-  std::vector<int64_t> dims;
+  enum class Kind { Tensor, Sequence, Dict, None, Int, Float, Bool, Str };
+  Kind kind = Kind::Tensor;
+  std::string dtype;  // Tensor: as in dtype_table() ("float32", "int64", ...); "none" for None
+  std::vector<int64_t> dims;  // Tensor
+  std::vector<InputSpec> elements;  // Sequence items, Dict values (in the order given)
+  std::vector<std::string> keys;    // Dict keys
+  int64_t int_value = 0;
+  double float_value = 0;
+  bool bool_value = false;
+  std::string str_value;
   std::string text;  // as the user wrote it
 };
-// Parses "TYPE[D0,D1,...]"; throws ExportError naming the spec on malformed input.
+// Parses one --input (the grammar above); throws ExportError naming the spec on malformed input.
 InputSpec parse_input_spec(const std::string& text);
+// The tensor leaves of a spec, depth first: the graph inputs it makes, in order.
+std::vector<InputSpec> flatten_input_spec(const InputSpec& spec);
 
 // Axes of one input or output that may take other sizes at run time: "NAME=0,1" or "NAME=0:batch,1:seq".
 struct DynamicAxes {
@@ -101,6 +124,14 @@ struct ExportOptions {
   // Each node's doc_string names the TorchScript node, location and pack that made it (as
   // torch.onnx's verbose=True keeps a scope per node; export --print shows it).
   bool node_doc_strings = false;
+  // --example-inputs DIR: one .npy or ONNX TensorProto .pb file per graph input (the flattened
+  // tensors of the --input specs), in order: the values of the first example run.
+  std::string example_inputs_dir;
+  // --input-range LO:HI: integer inputs without example values are drawn from LO..HI inclusive
+  // (default 1:1, every integer input 1: a valid index into any non-empty dim, a safe divisor).
+  std::optional<std::pair<int64_t, int64_t>> input_range;
+  // Whether the signature a .pt carries (torch2onnx.save) may fill in what the options leave unset.
+  bool use_saved_signature = true;
   // Lazy weights (export_model only): large weight records stay in the .pt file, mapped as reserved memory
   // filled on first touch and copied file-to-file into the ONNX file (core/src/lazy_weights.hpp). Fast and
   // frugal on large models, but it installs a process-wide SIGSEGV handler and wraps the CPU allocator
@@ -108,6 +139,8 @@ struct ExportOptions {
   // (off by default). T2O_EAGER_WEIGHTS=1 turns it off everywhere.
   bool lazy_weights = false;
 };
+// Parses "LO:HI" (--input-range); throws ExportError naming the text.
+std::pair<int64_t, int64_t> parse_input_range(const std::string& text);
 
 // The input shapes of the second example run: `dynamic_inputs` checked against the --input specs
 // (same count, dtypes and ranks; other sizes on exactly the dynamic axes, which are where `default_sizes`

@@ -1,0 +1,231 @@
+"""Save a PyTorch model as TorchScript that carries its own signature, for `torch2onnx export`.
+
+    import torch2onnx
+    torch2onnx.save(model, (x, (h0, c0)), "lstm.pt",
+                    input_names=["input", "h0", "c0"], output_names=["output", "hn", "cn"],
+                    dynamic_axes={"input": {0: "seq", 1: "batch"}})
+
+then `torch2onnx export lstm.pt -o lstm.onnx` needs no --input (explicit options still win).
+
+`save` traces the model the way torch.onnx.export does, so it accepts what torch.jit.trace refuses:
+  * args is a tuple of forward()'s arguments (a single tensor may be given alone); a dict as the
+    last element holds keyword arguments (write `(x, {"a": t}, {})` to pass a dict positionally);
+  * tensors inside tuples, lists and dicts are flattened, depth first, into the graph inputs;
+  * int, float, bool, str and None arguments (also inside tuples) are baked in as constants;
+  * outputs are flattened the same way (tuples, lists, dict values) and None outputs are dropped;
+  * the model runs in eval mode and without autograd while it is traced (as export does).
+The saved module's forward() takes the flattened tensors. The signature is stored in the .pt as the
+TorchScript extra file "torch2onnx_signature.json":
+  {"version": 1,
+   "inputs": ["float32[5,3,10]", ...],        one --input spec per graph input
+   "input_names": [...], "output_names": [...],
+   "dynamic_axes": ["input=0:seq,1:batch", ...], as --dynamic-axes
+   "example_inputs": ["torch2onnx_example_0.npy", ...],  extra files with the traced example values
+   "forward_inputs": ["float32[5,3,10]", "(float32[1,3,20],float32[1,3,20])"]}  the original arguments,
+                                                         in --input's grammar (for reading only)
+Default input names are forward()'s argument names, with ".i" per tuple/list element and ".key" per
+dict entry (hx.0, hx.1, x.a); outputs default to output_0, output_1, ...
+"""
+import contextlib
+import inspect
+import json
+import struct
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import torch
+
+__all__ = ["save", "SIGNATURE_FILE"]
+
+SIGNATURE_FILE = "torch2onnx_signature.json"
+
+_DTYPE_NAMES = {
+    torch.float32: "float32", torch.float64: "float64", torch.float16: "float16", torch.bfloat16: "bfloat16",
+    torch.uint8: "uint8", torch.int8: "int8", torch.int16: "int16", torch.int32: "int32", torch.int64: "int64",
+    torch.bool: "bool", torch.complex64: "complex64", torch.complex128: "complex128",
+}
+_NPY_DESCR = {
+    torch.float32: "<f4", torch.float64: "<f8", torch.float16: "<f2", torch.uint8: "|u1", torch.int8: "|i1",
+    torch.int16: "<i2", torch.int32: "<i4", torch.int64: "<i8", torch.bool: "|b1", torch.complex64: "<c8",
+    torch.complex128: "<c16",
+}
+
+
+def _tensor_spec(t: torch.Tensor) -> str:
+    if t.dtype not in _DTYPE_NAMES:
+        raise TypeError(f"torch2onnx.save: tensors of dtype {t.dtype} cannot be graph inputs")
+    return _DTYPE_NAMES[t.dtype] + "[" + ",".join(str(d) for d in t.shape) + "]"
+
+
+def _npy_bytes(t: torch.Tensor) -> bytes:
+    """The tensor as a .npy file (format 1.0, C order), without needing numpy."""
+    t = t.detach().contiguous().cpu()
+    shape = "(" + "".join(f"{d}, " for d in t.shape).rstrip(" ")
+    shape = shape.rstrip(",") + ("," if len(t.shape) == 1 else "") + ")"
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (_NPY_DESCR[t.dtype], shape)
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    if t.dtype == torch.bool:
+        data = t.to(torch.uint8).numpy().tobytes() if hasattr(t, "numpy") else bytes(t.to(torch.uint8).tolist())
+    else:
+        data = t.numpy().tobytes()
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1") + data
+
+
+class _Flattener:
+    """Walks forward()'s arguments: tensors become graph inputs, everything else a constant."""
+
+    def __init__(self):
+        self.tensors: List[torch.Tensor] = []
+        self.names: List[str] = []
+
+    def spec(self, value: Any, name: str) -> str:
+        """The value in --input's grammar, recording its tensors."""
+        if isinstance(value, torch.Tensor):
+            self.tensors.append(value)
+            self.names.append(name)
+            return _tensor_spec(value)
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "bool=" + ("true" if value else "false")
+        if isinstance(value, int):
+            return f"int={value}"
+        if isinstance(value, float):
+            return f"float={value!r}"
+        if isinstance(value, (tuple, list)):
+            return "(" + ",".join(self.spec(v, f"{name}.{i}") for i, v in enumerate(value)) + ")"
+        if isinstance(value, dict):
+            return "{" + ",".join(f"{k}:{self.spec(v, f'{name}.{k}')}" for k, v in value.items()) + "}"
+        if isinstance(value, str):
+            return "str=" + repr(value)
+        raise TypeError(f"torch2onnx.save: argument {name} of type {type(value).__name__} cannot be traced")
+
+
+def _rebuild(value: Any, tensors: Sequence[torch.Tensor], pos: List[int]) -> Any:
+    """`value` with its tensors replaced, in order, by `tensors` (the traced graph inputs)."""
+    if isinstance(value, torch.Tensor):
+        t = tensors[pos[0]]
+        pos[0] += 1
+        return t
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # namedtuple
+        return type(value)(*[_rebuild(v, tensors, pos) for v in value])
+    if isinstance(value, (tuple, list)):
+        return type(value)(_rebuild(v, tensors, pos) for v in value)
+    if isinstance(value, dict):
+        return {k: _rebuild(v, tensors, pos) for k, v in value.items()}
+    return value
+
+
+def _flatten_outputs(value: Any, out: List[torch.Tensor]) -> None:
+    if isinstance(value, torch.Tensor):
+        out.append(value)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            _flatten_outputs(v, out)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _flatten_outputs(v, out)
+    elif value is None:
+        pass  # dropped, as torch.onnx.export does
+    else:
+        raise TypeError(f"torch2onnx.save: the model returns a {type(value).__name__}; "
+                        "only tensors, None and tuples/lists/dicts of them can be outputs")
+
+
+class _Flat(torch.nn.Module):
+    """forward(*tensors): rebuilds the original arguments around the traced tensors, calls the model
+    and returns its outputs flattened."""
+
+    def __init__(self, model: torch.nn.Module, args: Tuple[Any, ...], kwargs: Dict[str, Any]):
+        super().__init__()
+        self.model = model
+        self._args = args
+        self._kwargs = kwargs
+
+    def forward(self, *tensors):
+        pos = [0]
+        args = _rebuild(self._args, tensors, pos)
+        kwargs = _rebuild(self._kwargs, tensors, pos)
+        outputs: List[torch.Tensor] = []
+        _flatten_outputs(self.model(*args, **kwargs), outputs)
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _argument_names(model: torch.nn.Module, count: int) -> List[str]:
+    try:
+        params = [p for p in inspect.signature(model.forward).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        names = [p.name for p in params]
+    except (TypeError, ValueError):
+        names = []
+    return [names[i] if i < len(names) else f"input_{i}" for i in range(count)]
+
+
+def _dynamic_axes_specs(dynamic_axes: Optional[Dict[str, Any]]) -> List[str]:
+    specs = []
+    for name, axes in (dynamic_axes or {}).items():
+        if isinstance(axes, dict):
+            items = [f"{int(a)}:{n}" if n else str(int(a)) for a, n in axes.items()]
+        else:
+            items = [str(int(a)) for a in axes]
+        specs.append(f"{name}=" + ",".join(items))
+    return specs
+
+
+@contextlib.contextmanager
+def _eval_mode(model: torch.nn.Module):
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.no_grad():
+            yield
+    finally:
+        model.train(was_training)
+
+
+def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Sequence[str]] = None,
+         output_names: Optional[Sequence[str]] = None, dynamic_axes: Optional[Dict[str, Any]] = None) -> None:
+    """Traces `model` on `args` as torch.onnx.export does and saves it to `path` as TorchScript,
+    with the signature (specs, names, dynamic axes, example values) inside; see the module doc."""
+    if not isinstance(args, tuple):
+        args = (args,)
+    kwargs: Dict[str, Any] = {}
+    if args and isinstance(args[-1], dict):
+        kwargs = args[-1]
+        args = args[:-1]
+    flat = _Flattener()
+    names = _argument_names(model, len(args))
+    forward_inputs = [flat.spec(a, n) for a, n in zip(args, names)]
+    forward_inputs += [flat.spec(v, k) for k, v in kwargs.items()]
+    if not flat.tensors:
+        raise ValueError("torch2onnx.save: the arguments hold no tensor (an ONNX graph needs at least one input)")
+    wrapper = _Flat(model, args, kwargs)
+    with _eval_mode(model):
+        outputs: List[torch.Tensor] = []
+        _flatten_outputs(model(*args, **kwargs), outputs)
+        traced = torch.jit.trace(wrapper, tuple(flat.tensors), check_trace=False, strict=False)
+    in_names = list(input_names) if input_names else flat.names
+    if len(in_names) != len(flat.tensors):
+        raise ValueError(f"torch2onnx.save: {len(in_names)} input_names for {len(flat.tensors)} graph inputs "
+                         f"(the flattened tensors: {', '.join(flat.names)})")
+    out_names = list(output_names) if output_names else [f"output_{i}" for i in range(len(outputs))]
+    known = set(in_names) | set(out_names)
+    for name in (dynamic_axes or {}):
+        if name not in known:
+            raise ValueError(f"torch2onnx.save: dynamic_axes names '{name}', which is no input or output; "
+                             f"valid names: {', '.join(in_names + out_names)}")
+    extra = {}
+    example_files = []
+    for i, t in enumerate(flat.tensors):
+        example_files.append(f"torch2onnx_example_{i}.npy")
+        extra[example_files[-1]] = _npy_bytes(t)
+    signature = {
+        "version": 1,
+        "inputs": [_tensor_spec(t) for t in flat.tensors],
+        "input_names": in_names,
+        "output_names": list(output_names) if output_names else [],
+        "dynamic_axes": _dynamic_axes_specs(dynamic_axes),
+        "example_inputs": example_files,
+        "forward_inputs": forward_inputs,
+    }
+    extra[SIGNATURE_FILE] = json.dumps(signature)
+    traced.save(path, _extra_files=extra)

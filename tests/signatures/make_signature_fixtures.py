@@ -1,0 +1,398 @@
+#!/usr/bin/python3
+"""Fixtures for the signature tests (run with Debian's /usr/bin/python3, which has torch).
+
+    /usr/bin/python3 tests/signatures/make_signature_fixtures.py OUT_DIR CASE
+
+Writes OUT_DIR/CASE/: model.pt (traced, scripted, or saved by torch2onnx.save), export.json
+{"runs": [{"args": [...CLI arguments after MODEL...], "checks": ["check_0", ...]} or
+          {"args": [...], "error": [substrings of the one error line]}]},
+files the runs name (example inputs), and one directory per check with the graph inputs and
+PyTorch's outputs (meta.json as tests/ort/compare.js reads it). Expected outputs come from the saved
+.pt reloaded with torch.jit.load (or, for torch2onnx.save, from the original model), called with the
+Python values the ONNX inputs stand for. Regenerated only when this file or the helper changes.
+"""
+import hashlib
+import json
+import os
+import shutil
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(SOURCE_DIR, "tests", "fixtures"))
+sys.path.insert(0, os.path.join(SOURCE_DIR, "python"))
+
+
+try:
+    from typing import NamedTuple
+
+    import torch
+
+    class Pair(NamedTuple):  # at module level: TorchScript compiles NamedTuples by qualified name
+        a: torch.Tensor
+        b: torch.Tensor
+except ImportError:  # torch missing: main() reports it
+    pass
+
+
+class Const:
+    """A Python value the export bakes in (int=, float=, bool=, none): not a graph input."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def unwrap(value):
+    if isinstance(value, Const):
+        return value.value
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*[unwrap(v) for v in value])
+    if isinstance(value, tuple):
+        return tuple(unwrap(v) for v in value)
+    if isinstance(value, list):
+        return [unwrap(v) for v in value]
+    if isinstance(value, dict):
+        return {k: unwrap(v) for k, v in value.items()}
+    return value
+
+
+def models():
+    from typing import Dict, List, Optional, Tuple
+
+    import torch
+    import torch.nn as nn
+    from torch import Tensor
+
+    class LstmHx(nn.Module):  # the documentation's LSTM with its initial state
+        def __init__(self):
+            super().__init__()
+            self.lstm = nn.LSTM(10, 20, num_layers=1)
+
+        def forward(self, input, hx: Tuple[Tensor, Tensor]):
+            output, (hn, cn) = self.lstm(input, hx)
+            return output, hn, cn
+
+    class TupleImages(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 4, 3, padding=1)
+
+        def forward(self, images: Tuple[Tensor, Tensor]):
+            return self.conv(images[0]) + self.conv(images[1]).mean(dim=(2, 3), keepdim=True)
+
+    class Nested(nn.Module):
+        def forward(self, a, b: Tuple[Tensor, Tuple[Tensor, Tensor]]):
+            x, (y, z) = b
+            return a * x + y - z, z.sum()
+
+    class DictInput(nn.Module):
+        def forward(self, x: Dict[str, Tensor]):
+            return x["a"] * 2 + x["b"].sum()
+
+    class DictScripted(nn.Module):
+        def forward(self, x: Dict[str, Tensor]):
+            out = x["a"] * 2
+            if "bias" in x:
+                out = out + x["bias"]
+            return out, len(x) * out
+
+    class ListInput(nn.Module):
+        def forward(self, xs: List[Tensor]):
+            return torch.cat(xs, 0) * 2, xs[1] + 1
+
+    class Primitives(nn.Module):
+        def forward(self, x, n: int, alpha: float, flag: bool):
+            if flag:
+                return x * alpha + n
+            return x - n
+
+    class OptionalInTuple(nn.Module):
+        def forward(self, x, t: Tuple[Tensor, Optional[Tensor]]):
+            a, b = t
+            if b is not None:
+                return x + a * b
+            return x + a
+
+    class Bag(nn.Module):  # embedding_bag needs offsets[0] == 0; int(tensor) forces a CPU example run
+        def __init__(self):
+            super().__init__()
+            self.bag = nn.EmbeddingBag(10, 4, mode="sum")
+
+        def forward(self, ids, offsets):
+            last = int(offsets[-1])
+            return self.bag(ids, offsets), ids[last:]
+
+    class Containers(nn.Module):  # a loop over a list argument, dict.values(), a str argument, a NamedTuple
+        def forward(self, xs: List[Tensor], d: Dict[str, Tensor], mode: str, p: Pair):
+            acc = torch.zeros(3)
+            for t in xs:
+                acc = acc + t
+            for v in d.values():
+                acc = acc * v
+            if mode == "double":
+                acc = acc * 2
+            return acc + p.a * p.b
+
+    class SaveTarget(nn.Module):  # what torch.jit.trace refuses: a float argument, dict/None outputs
+        def __init__(self):
+            super().__init__()
+            self.lstm = nn.LSTM(6, 8)
+            self.emb = nn.Embedding(20, 6)
+
+        def forward(self, ids, state: Tuple[Tensor, Tensor], scale: float, extra: Optional[Tensor] = None):
+            y, (h, c) = self.lstm(self.emb(ids), state)
+            return {"y": y * scale, "state": (h, c), "unused": None}
+
+    torch.manual_seed(0)
+    return dict(LstmHx=LstmHx, TupleImages=TupleImages, Nested=Nested, DictInput=DictInput,
+                DictScripted=DictScripted, ListInput=ListInput, Primitives=Primitives,
+                OptionalInTuple=OptionalInTuple, Bag=Bag, SaveTarget=SaveTarget, Containers=Containers)
+
+
+def cases():
+    """name -> dict(model, method ('trace', 'script', 'save'), example (Python args), runs)."""
+    import torch
+
+    g = torch.Generator().manual_seed(1)
+    rn = lambda *s: torch.randn(*s, generator=g)
+    M = models()
+    lstm_example = (rn(5, 3, 10), (rn(1, 3, 20), rn(1, 3, 20)))
+    lstm_specs = ["--input", "float32[5,3,10]", "--input", "(float32[1,3,20],float32[1,3,20])"]
+    lstm_checks = [lstm_example]
+    lstm_dyn = ["--dynamic-axes", "input=0:seq,1:batch", "--dynamic-axes", "hx.0=1:batch",
+                "--dynamic-axes", "hx.1=1:batch"]
+    lstm_other = [(rn(7, 2, 10), (rn(1, 2, 20), rn(1, 2, 20))), (rn(2, 4, 10), (rn(1, 4, 20), rn(1, 4, 20)))]
+    nested_example = (rn(2, 3), (rn(2, 3), (rn(2, 3), rn(2, 3))))
+    nested_specs = ["--input", "float32[2,3]", "--input", "(float32[2,3],(float32[2,3],float32[2,3]))"]
+    images = ((rn(1, 3, 8, 8), rn(1, 3, 8, 8)),)
+    dict_example = ({"a": rn(2, 3), "b": rn(4)},)
+    x4 = rn(4)
+    out = {}
+
+    def add(name, model, method, example, runs):
+        out[name] = dict(model=model, method=method, example=example, runs=runs)
+
+    def ok(args, checks, opsets=(17,)):
+        return [dict(args=args + ["--opset", str(o)], checks=checks) for o in opsets]
+
+    for method in ("trace", "script"):
+        sfx = "" if method == "trace" else "_script"
+        add("lstm_hx" + sfx, M["LstmHx"](), method, lstm_example, ok(lstm_specs, lstm_checks, (9, 13, 17)))
+        add("tuple_images" + sfx, M["TupleImages"](), method, images,
+            ok(["--input", "(float32[1,3,8,8],float32[1,3,8,8])"], [images]))
+        add("nested_tuple" + sfx, M["Nested"](), method, nested_example,
+            ok(nested_specs, [nested_example], (9, 13, 17)))
+    add("check_lstm", M["LstmHx"](), "trace", lstm_example, [])  # SignatureCheck's own copy (tests run in parallel)
+    add("lstm_dynamic", M["LstmHx"](), "trace", lstm_example,
+        ok(lstm_specs + lstm_dyn, [lstm_example] + lstm_other))
+    add("dict_input", M["DictInput"](), "trace", dict_example,
+        ok(["--input", "{a:float32[2,3],b:float32[4]}"], [dict_example]))
+    add("dict_input_script", M["DictScripted"](), "script", ({"a": rn(2, 3), "bias": rn(3)},),
+        ok(["--input", "{a:float32[2,3],bias:float32[3]}"], [({"a": rn(2, 3), "bias": rn(3)},)])
+        + ok(["--input", "{a:float32[2,3]}"], [({"a": rn(2, 3)},)])
+        + [dict(args=["--input", "{bias:float32[3]}"],
+                error=["reads key 'a'", "forward() argument 'x' of type Dict[str, Tensor]", "gives only bias"])])
+    add("list_input_script", M["ListInput"](), "script", ([rn(2, 3), rn(1, 3), rn(4, 3)],),
+        ok(["--input", "[float32[2,3],float32[1,3],float32[4,3]]"], [([rn(2, 3), rn(1, 3), rn(4, 3)],)]))
+    prim = M["Primitives"]()
+    add("primitives_script", prim, "script", (x4, 3, 0.5, True),
+        ok(["--input", "float32[4]", "--input", "int=3", "--input", "float=0.5", "--input", "bool=true"],
+           [(x4, Const(3), Const(0.5), Const(True))], (9, 13, 17))
+        + ok(["--input", "float32[4]", "--input", "int=-2", "--input", "float=2.5", "--input", "bool=false"],
+             [(x4, Const(-2), Const(2.5), Const(False))])
+        # run-time 0-d inputs: one ONNX model, both branches
+        + ok(["--input", "float32[4]", "--input", "int64[]", "--input", "float32[]", "--input", "bool[]"],
+             [(x4, 3, 0.5, True), (x4, 7, -1.5, False)], (9, 13, 17))
+        + [dict(args=["--input", "float32[4]", "--input", "float=3.0", "--input", "float=0.5", "--input", "bool=true"],
+                error=["forward() argument 'n' of type int", "int=N", "a float constant given"]),
+           dict(args=["--input", "float32[4]", "--input", "int64[2]", "--input", "float=0.5", "--input", "bool=true"],
+                error=["forward() argument 'n' of type int", "a tensor given"])])
+    opt_example = (x4, (rn(4), Const(None)))
+    add("optional_in_tuple_script", M["OptionalInTuple"](), "script", opt_example,
+        ok(["--input", "float32[4]", "--input", "(float32[4],none)"], [opt_example], (9, 17))
+        + ok(["--input", "float32[4]", "--input", "(float32[4],float32[4])"], [(x4, (rn(4), rn(4)))])
+        + [dict(args=["--input", "float32[4]", "--input", "(none,float32[4])"],
+                error=["forward() argument 't' of type Tuple[Tensor, Optional[Tensor]]", "element t.0 is Tensor",
+                       "only an Optional argument can be None"])])
+    ids = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
+    offsets = torch.tensor([0, 3, 5])
+    add("example_inputs_script", M["Bag"](), "script", (ids, offsets),
+        ok(["--input", "int64[8]", "--input", "int64[3]", "--example-inputs", "npy"], [(ids, offsets)])
+        + ok(["--input", "int64[8]", "--input", "int64[3]", "--example-inputs", "pb"], [(ids, offsets)])
+        + ok(["--example-inputs", "npy"], [(ids, offsets)])  # the specs from the files
+        + ok(["--input", "int64[8]", "--input", "int64[3]", "--input-range", "0:0"], [(ids, offsets)])
+        + [dict(args=["--input", "int64[8]", "--input", "int64[3]"], error=["offsets[0] has to be 0"], exit=1),
+           dict(args=["--input", "int64[8]", "--input", "int64[4]", "--example-inputs", "npy"],
+                error=["1_offsets.npy is int64[3] but input 'offsets' is int64[4]"]),
+           dict(args=["--input", "int64[8]", "--input", "int64[3]", "--example-inputs", "wrong_dtype"],
+                error=["1_offsets.npy is int32[3] but input 'offsets' is int64[3]"])])
+    add("bad_inputs", M["LstmHx"](), "trace", lstm_example, [
+        dict(args=["--input", "float32[5,3,10]", "--input", "float32[1,3,20]"],
+             error=["--input float32[1,3,20] for forward() argument 'hx' of type Tuple[Tensor, Tensor]",
+                    "a tuple of 2 expected", "a tensor given"]),
+        dict(args=["--input", "float32[5,3,10]", "--input", "(float32[1,3,20])"],
+             error=["forward() argument 'hx' of type Tuple[Tensor, Tensor]", "a tuple of 2 expected",
+                    "a tuple/list of 1 given"]),
+        dict(args=["--input", "(float32[5,3,10],float32[1])", "--input", "(float32[1,3,20],float32[1,3,20])"],
+             error=["forward() argument 'input' of type Tensor", "a tensor expected"]),
+        dict(args=["--input", "float32[5,3,10]", "--input", "(float32[1,3,20],float32[1,3,20]"],
+             error=["bad --input '(float32[1,3,20],float32[1,3,20]'", "no closing ')'"]),
+        dict(args=["--input", "float32[5,3,10]", "--input", "{h:float32[1,3,20]}"],
+             error=["forward() argument 'hx' of type Tuple[Tensor, Tensor]", "a dict given"]),
+        dict(args=["--input", "float32[5,3,10]"], error=["forward() takes 2 argument(s)", "but 1 --input given"]),
+        dict(args=["--input", "float32[5,3,10]", "--input", "(float32[1,3,20],float32[1,3,20])",
+                   "--input-range", "5:1"], error=["bad --input-range '5:1'"]),
+    ])
+    cont = ([rn(3), rn(3)], {"a": rn(3), "b": rn(3)}, Const("double"), Pair(rn(3), rn(3)))
+    add("containers_script", M["Containers"](), "script", cont,
+        ok(["--input", "(float32[3],float32[3])", "--input", "{a:float32[3],b:float32[3]}", "--input", "str=double",
+            "--input", "(float32[3],float32[3])"], [cont])
+        + ok(["--input", "(float32[3])", "--input", "{}", "--input", "str=half", "--input", "(float32[3],float32[3])"],
+             [([rn(3)], {}, Const("half"), Pair(rn(3), rn(3)))]))
+    # torch2onnx.save: a .pt with its signature; export needs no --input
+    st = M["SaveTarget"]()
+    save_example = (torch.randint(0, 20, (5, 2), generator=g), (rn(1, 2, 8), rn(1, 2, 8)), Const(0.5))
+    save_other = (torch.randint(0, 20, (9, 2), generator=g), (rn(1, 2, 8), rn(1, 2, 8)), Const(0.5))
+    add("saved_signature", st, "save", save_example,
+        ok([], [save_example, save_other], (9, 17))
+        # explicit options win over the saved ones (here: no dynamic axes, other names)
+        + ok(["--input", "int64[5,2]", "--input", "float32[1,2,8]", "--input", "float32[1,2,8]",
+              "--input-names", "a,b,c"], [save_example]))
+    return out
+
+
+def write_tensor(path, t):
+    import make_fixtures as mf
+    return mf.write_tensor(path, t)
+
+
+def npy_bytes(t):
+    import torch2onnx
+    return torch2onnx._npy_bytes(t)
+
+
+def tensor_proto(t):
+    """An ONNX TensorProto (dims, data_type INT64 = 7 or FLOAT = 1, raw_data), written by hand."""
+    import torch
+
+    def varint(n):
+        b = b""
+        while True:
+            c = n & 0x7F
+            n >>= 7
+            if n:
+                b += bytes([c | 0x80])
+            else:
+                return b + bytes([c])
+
+    code = {torch.int64: 7, torch.float32: 1}[t.dtype]
+    out = b"".join(b"\x08" + varint(d) for d in t.shape)  # field 1 dims
+    out += b"\x10" + varint(code)  # field 2 data_type
+    raw = t.contiguous().numpy().tobytes()
+    out += b"\x4a" + varint(len(raw)) + raw  # field 9 raw_data
+    return out
+
+
+def flat_tensors(value):
+    """The graph inputs a Python argument stands for: tensors, and numbers as 0-d tensors."""
+    import torch
+    if isinstance(value, Const):
+        return []
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, bool):
+        return [torch.tensor(value)]
+    if isinstance(value, int):
+        return [torch.tensor(value, dtype=torch.int64)]
+    if isinstance(value, float):
+        return [torch.tensor(value, dtype=torch.float32)]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in flat_tensors(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in flat_tensors(v)]
+    return []  # None
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    out_dir, name = os.path.abspath(sys.argv[1]), sys.argv[2]
+    digest = hashlib.sha256()
+    for f in (__file__, os.path.join(SOURCE_DIR, "python", "torch2onnx", "__init__.py")):
+        with open(f, "rb") as fh:
+            digest.update(fh.read())
+    digest = digest.hexdigest()
+    target = os.path.join(out_dir, name)
+    done = os.path.join(target, "export.json")
+    if os.path.exists(done):
+        with open(done) as f:
+            if json.load(f).get("source_hash") == digest:
+                return
+    import torch
+    import make_fixtures as mf
+    import torch2onnx
+
+    torch.set_num_threads(1)
+    all_cases = cases()
+    if name not in all_cases:
+        raise SystemExit(f"unknown case {name}; known: {', '.join(all_cases)}")
+    case = all_cases[name]
+    model, method, example = case["model"], case["method"], case["example"]
+    model.eval()
+    tmp = target + ".tmp%d" % os.getpid()
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    pt = os.path.join(tmp, "model.pt")
+    if method == "save":
+        torch2onnx.save(model, unwrap(example), pt, output_names=["y", "h", "c"], dynamic_axes={"ids": {0: "seq"}})
+        reference = model
+    else:
+        ts = torch.jit.script(model) if method == "script" else torch.jit.trace(model, unwrap(example),
+                                                                                 check_trace=False, strict=False)
+        ts.save(pt)
+        reference = torch.jit.load(pt).eval()
+    # example inputs for --example-inputs: .npy and .pb files, one per graph input, in name order
+    leaves = flat_tensors(example)
+    for sub, fmt in (("npy", "npy"), ("pb", "pb"), ("wrong_dtype", "npy")) if name.startswith("example") else ():
+        os.makedirs(os.path.join(tmp, sub))
+        for k, t in enumerate(leaves):
+            if sub == "wrong_dtype" and k == 1:
+                t = t.to(torch.int32)
+            fname = f"{k}_{['ids', 'offsets'][k] if name.startswith('example_inputs') else 'input'}.{fmt}"
+            with open(os.path.join(tmp, sub, fname), "wb") as f:
+                f.write(npy_bytes(t) if fmt == "npy" else tensor_proto(t))
+    check_index = 0
+    runs = []
+    for run in case["runs"]:
+        r = {"args": [a if a not in ("npy", "pb", "wrong_dtype") else os.path.join(target, a) for a in run["args"]]}
+        if "error" in run:
+            r["error"] = run["error"]
+            r["exit"] = run.get("exit", 2)
+        else:
+            r["checks"] = []
+            for args in run["checks"]:
+                d = f"check_{check_index}"
+                check_index += 1
+                os.makedirs(os.path.join(tmp, d))
+                with torch.no_grad():
+                    outs = []
+                    torch2onnx._flatten_outputs(reference(*unwrap(args)), outs)
+                rtol = 1e-4
+                meta = {"inputs": [write_tensor(os.path.join(tmp, d, f"input_{k}.bin"), t)
+                                   for k, t in enumerate(flat_tensors(args))],
+                        "outputs": [write_tensor(os.path.join(tmp, d, f"expected_{k}.bin"), t)
+                                    for k, t in enumerate(outs)],
+                        "rtol": rtol}
+                with open(os.path.join(tmp, d, "meta.json"), "w") as f:
+                    json.dump(meta, f, indent=1)
+                r["checks"].append(d)
+        runs.append(r)
+    with open(os.path.join(tmp, "export.json"), "w") as f:
+        json.dump({"source_hash": digest, "runs": runs}, f, indent=1)
+    shutil.rmtree(target, ignore_errors=True)
+    os.rename(tmp, target)
+
+
+if __name__ == "__main__":
+    main()

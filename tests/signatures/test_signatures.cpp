@@ -1,0 +1,83 @@
+// forward() signatures (tests/signatures/make_signature_fixtures.py): each case is exported with
+// each of its runs' arguments, and the result run in ONNX Runtime and compared with PyTorch on every
+// check (values, shape, dtype); a run that must fail exits with its code and one error line naming
+// the argument, its TorchScript type and what was given, and writes no file.
+#include <gtest/gtest.h>
+
+#include "e2e_util.hpp"
+
+#include <fstream>
+
+namespace t2o_e2e {
+namespace {
+
+void export_runs(const std::string& name) {
+  const fs::path root = work_dir() / "signatures";
+  fs::create_directories(root);
+  const RunResult made = run({python(), (source_dir() / "tests" / "signatures" / "make_signature_fixtures.py").string(),
+                              root.string(), name});
+  ASSERT_EQ(made.exit_code, 0) << made.describe();
+  std::ifstream f(root / name / "export.json");
+  ASSERT_TRUE(f) << "no export.json";
+  const auto spec = nlohmann::json::parse(f);
+  const fs::path out_dir = fresh_out_dir();
+  int k = 0;
+  for (const auto& r : spec.at("runs")) {
+    const fs::path out = out_dir / ("run_" + std::to_string(k++) + ".onnx");
+    std::vector<std::string> args = {cli().string(), "export", (root / name / "model.pt").string(), "-o", out.string()};
+    for (const auto& a : r.at("args")) args.push_back(a.get<std::string>());
+    const RunResult exported = run(args);
+    if (r.contains("error")) {
+      EXPECT_EQ(exported.exit_code, r.at("exit").get<int>()) << exported.describe();
+      const auto err = lines(exported.err);
+      ASSERT_EQ(err.size(), 1u) << "one error line expected\n" << exported.describe();
+      EXPECT_EQ(err[0].rfind("torch2onnx: error: ", 0), 0u) << exported.describe();
+      for (const auto& part : r.at("error"))
+        EXPECT_NE(err[0].find(part.get<std::string>()), std::string::npos)
+            << "the error should say '" << part.get<std::string>() << "'\n" << exported.describe();
+      EXPECT_FALSE(fs::exists(out)) << "no file on error";
+      continue;
+    }
+    ASSERT_EQ(exported.exit_code, 0) << exported.describe();
+    for (const auto& check : r.at("checks")) {
+      const RunResult cmp = run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(),
+                                 (root / name / check.get<std::string>()).string()});
+      EXPECT_EQ(cmp.exit_code, 0) << check << " with " << exported.command << ":\n" << cmp.describe();
+    }
+  }
+}
+
+class Signature : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Signature, ExportsAndMatchesTorch) { export_runs(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Signatures, Signature,
+                         ::testing::Values("lstm_hx", "lstm_hx_script", "tuple_images", "tuple_images_script",
+                                           "nested_tuple", "nested_tuple_script", "lstm_dynamic", "dict_input",
+                                           "dict_input_script", "list_input_script", "primitives_script",
+                                           "optional_in_tuple_script", "containers_script", "example_inputs_script",
+                                           "bad_inputs",
+                                           "saved_signature"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// `check` binds the same specs: the LSTM with its state tuple converts fully; a tensor for the tuple
+// is the same one-line error, exit 2.
+TEST(SignatureCheck, UnderstandsNestedSpecs) {
+  const fs::path root = work_dir() / "signatures";
+  fs::create_directories(root);
+  const RunResult made = run({python(), (source_dir() / "tests" / "signatures" / "make_signature_fixtures.py").string(),
+                              root.string(), "check_lstm"});
+  ASSERT_EQ(made.exit_code, 0) << made.describe();
+  const std::string model = (root / "check_lstm" / "model.pt").string();
+  const RunResult ok = run({cli().string(), "check", model, "--input", "float32[5,3,10]", "--input",
+                            "(float32[1,3,20],float32[1,3,20])"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.describe();
+  const RunResult bad = run({cli().string(), "check", model, "--input", "float32[5,3,10]", "--input", "float32[1,3,20]"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.describe();
+  EXPECT_NE(bad.err.find("forward() argument 'hx' of type Tuple[Tensor, Tensor]: a tuple of 2 expected"),
+            std::string::npos)
+      << bad.describe();
+}
+
+}  // namespace
+}  // namespace t2o_e2e
