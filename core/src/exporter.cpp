@@ -89,6 +89,7 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
     session.plan = ExampleRun(options, prepared, std::move(specs)).record(session.types);
   }
   drop_raising_branches(prepared.graph, options.warn);
+  if (registry.lookup("t2o::rms_norm", "", options.opset)) fuse_rms_norm(prepared.graph, session.types);
   phase("convert");
   convert_graph(session);
   ConvertedModel conv = assemble(session);

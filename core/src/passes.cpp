@@ -77,6 +77,9 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
   try {
     torch::jit::Inline(*graph);
     torch::jit::RemoveListMutation(graph);
+    // Before libtorch's pass, which turns a write inside a branch into a functional op whose result
+    // nothing reads (the if is then dropped as dead code).
+    thread_tensor_mutation(graph);
     torch::jit::RemoveTensorMutation(graph);
     // Full constant propagation: also resolves `if x is None` branches on arguments frozen to None.
     torch::jit::ConstantPropagation(graph);
