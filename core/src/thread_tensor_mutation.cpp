@@ -112,7 +112,8 @@ Value* thread(Block* block, Node* after, Value* t, Value* current) {
 bool threadable(Value* t) {
   bool nested_write = false;
   std::function<bool(Value*)> check = [&](Value* v) {
-    for (const auto& use : v->uses()) {
+    const std::vector<torch::jit::Use> uses = v->uses();  // functional_of adds (and removes) a use of v
+    for (const auto& use : uses) {
       Node* user = use.user;
       if (use.offset == 0 && is_view_of_input(user)) return false;  // a view would see the write
       if (use.offset == 0 && writes_first_input(user)) {
