@@ -1,5 +1,6 @@
 #include "assembly.hpp"
 
+#include "torch2onnx/core/dtype_table.hpp"
 #include "torch2onnx/core/ir_version.hpp"
 #include "locations.hpp"
 
@@ -32,6 +33,11 @@ void fill_value_info(Session& s, onnx::ValueInfoProto* info, t2o_value v, const 
     }
   }
   if (!dtype) throw ExportError("'" + info->name() + "' has no known element type");
+  if (is_complex_dtype(dtype) && rank >= 0) {  // a complex input is given as its (real, imaginary) pairs
+    dtype = complex_parts_dtype(dtype);
+    dims.push_back(2);
+    ++rank;
+  }
   onnx::TypeProto_Tensor* tensor_type = r.kind == T2O_KIND_SEQUENCE
                                             ? info->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()
                                             : info->mutable_type()->mutable_tensor_type();
@@ -119,6 +125,12 @@ ConvertedModel assemble(Session& s) {
     if (kind != T2O_KIND_TENSOR && kind != T2O_KIND_INT && kind != T2O_KIND_FLOAT && kind != T2O_KIND_BOOL &&
         kind != T2O_KIND_LIST && kind != T2O_KIND_SEQUENCE)
       throw ExportError("model output " + std::to_string(k) + " is not a tensor");
+    int32_t output_dtype = s.values.rec(h).dtype;
+    if (flat[k].torch_value)
+      if (const TensorInfo* t = s.types.find(flat[k].torch_value)) output_dtype = t->dtype ? t->dtype : output_dtype;
+    if (is_complex_dtype(output_dtype))
+      throw ExportError("model output " + std::to_string(k) + " is a complex tensor: ONNX has no complex type; return "
+                        "torch.view_as_real(z) (or z.real, z.imag, z.abs()) instead");
     t2o_value t = s.values.materialize(h);
     std::string inner = s.values.rec(t).onnx;
     if (s.graph.name_taken(name) && !(producer.count(inner) && inner == name)) {

@@ -84,4 +84,10 @@ std::optional<int32_t> onnx_value_dtype(c10::ScalarType t) {
   return onnx_dtype(t);
 }
 
+int32_t complex_parts_dtype(int32_t onnx) {
+  if (onnx == TensorProto::COMPLEX64) return TensorProto::FLOAT;
+  if (onnx == TensorProto::COMPLEX128) return TensorProto::DOUBLE;
+  return 0;
+}
+
 }  // namespace t2o::core

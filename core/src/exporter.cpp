@@ -184,6 +184,7 @@ ExportStats export_loaded(torch::jit::Module module, const std::string& model_pa
     session.plan = ExampleRun(options, prepared, std::move(specs)).record(session.types);
   }
   drop_raising_branches(prepared.graph, options.warn);
+  if (registry.lookup("t2o::rms_norm", "", options.opset)) fuse_rms_norm(prepared.graph, session.types);
   phase("convert");
   convert_graph(session);
   ConvertedModel conv = assemble(session);

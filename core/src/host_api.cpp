@@ -519,6 +519,9 @@ t2o_status h_subgraph_end(t2o_ctx* ctx, const t2o_value* outputs, int32_t num_ou
           r.kind == T2O_KIND_DEVICE || r.kind == T2O_KIND_GRAPH)
         return fail(ctx, "subgraph_end: output " + std::to_string(k) + " has no ONNX value (kind " +
                              std::to_string(r.kind) + ")");
+      if (is_complex_dtype(r.dtype))
+        return fail(ctx, "subgraph_end: output " + std::to_string(k) + " is a complex tensor: ONNX has no complex type "
+                         "(go back to real inside the block, e.g. torch.view_as_real)");
       t2o_value t = s.values.materialize(outputs[k]);
       const ValueRec tr = s.values.rec(t);
       std::string name = tr.onnx;

@@ -80,6 +80,9 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     auto dicts = bind_signature(out, *graph, inputs);
     if (!inputs.empty()) torch::jit::LowerSimpleTuples(graph);  // tuples of bound arguments read at once
     torch::jit::RemoveListMutation(graph);
+    // Before libtorch's pass, which turns a write inside a branch into a functional op whose result
+    // nothing reads (the if is then dropped as dead code).
+    thread_tensor_mutation(graph);
     torch::jit::RemoveTensorMutation(graph);
     fold_dict_arguments(dicts, *graph, /*after_propagation=*/false);
     // Full constant propagation: also resolves `if x is None` branches on arguments frozen to None.

@@ -14,12 +14,17 @@
 //   5. remove_assertions        ifs that only raise (scripted asserts)
 //   6. lower tuples             all of them, or only the simple ones where control flow stays
 //   7. thread_list_mutation     lists mutated inside if/loop blocks become values the blocks return
+//      (in 3, before libtorch's tensor mutation removal: thread_tensor_mutation, the same for
+//      tensors written in place inside if/loop blocks, index_put_, index_add_, ... becoming their
+//      functional ops; thread_tensor_mutation.cpp)
 //      unpack_quantized_params  packed quantized weights become constants (quantized_params.cpp)
 //   8. dead code elimination, drop self
 // Then, on what the example runs saw (example_run.cpp drives the fixpoint):
 //  10. fold_static_shapes       shapes/dtypes/context queries fixed for every run, the branches
 //                               they decide, loops they unroll (static_shapes.cpp)
 //  11. drop_raising_branches    an if whose one branch raises runs the other (with a warning)
+//  12. fuse_rms_norm            the exact RMSNorm pattern becomes t2o::rms_norm, when a pack converts
+//                               that at the target opset (rms_norm_pattern.cpp)
 #ifndef TORCH2ONNX_CORE_PASSES_HPP
 #define TORCH2ONNX_CORE_PASSES_HPP
 
@@ -50,7 +55,16 @@ void drop_raising_branches(const std::shared_ptr<torch::jit::Graph>& graph,
 // Pass 7 (also run after the fold, which may unroll loops).
 void thread_list_mutation(const std::shared_ptr<torch::jit::Graph>& graph);
 
+// Part of pass 3: in-place writes (aten::*_) inside if/loop blocks into a tensor made outside them, with no
+// views of it, become their functional ops, the newest value threaded through the blocks.
+void thread_tensor_mutation(const std::shared_ptr<torch::jit::Graph>& graph);
+
 void remove_assertions(const std::shared_ptr<torch::jit::Graph>& graph);  // static_shapes.cpp
+
+// Pass 12: x * rsqrt(mean(x^2 over the last dims, keepdim) + eps) * w (and the float32-statistics
+// variant of LLaMA's RMSNorm) becomes t2o::rms_norm(x, w?, eps, axis); the new value gets the
+// replaced one's recorded type. Returns how many were fused (rms_norm_pattern.cpp).
+int fuse_rms_norm(const std::shared_ptr<torch::jit::Graph>& graph, TypeTable& types);
 
 }  // namespace t2o::core
 

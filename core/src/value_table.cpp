@@ -197,7 +197,10 @@ t2o_value ValueTable::materialize(t2o_value v) {
   switch (r.kind) {
     case T2O_KIND_TENSOR:
       if (!r.constant || !r.tensor.defined()) throw ExportError("a tensor value has no ONNX name (not produced yet)");
-      out = add_initializer(r.tensor, r.dtype, r.s);
+      if (r.tensor.is_complex())  // exported as its (real, imaginary) pairs
+        out = add_initializer(at::view_as_real(r.tensor).contiguous(), complex_parts_dtype(r.dtype), r.s);
+      else
+        out = add_initializer(r.tensor, r.dtype, r.s);
       break;
     case T2O_KIND_INT:
     case T2O_KIND_BOOL:

@@ -3,6 +3,7 @@
 #include "locations.hpp"
 #include "quantized_values.hpp"
 #include "view_ops.hpp"
+#include "torch2onnx/core/dtype_table.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -220,7 +221,29 @@ void unconvertible(Session& s, torch::jit::Node* node, Unconvertible reason, con
   }
 }
 
+// Complex tensors are (real, imaginary) pairs in ONNX (a trailing dim of 2): only a symbolic that
+// declares T2O_SYMBOLIC_COMPLEX_PAIRS reads them so; any other would compute on the pairs as if real.
+void refuse_complex_inputs(Session& s, torch::jit::Node* node, const t2o::registry::Symbolic* symbolic) {
+  if (symbolic->flags & T2O_SYMBOLIC_COMPLEX_PAIRS) return;
+  for (size_t i = 0; i < node->inputs().size(); ++i) {
+    const torch::jit::Value* v = node->input(i);
+    int32_t dtype = 0;
+    if (const TensorInfo* info = s.types.find(v)) dtype = info->dtype;
+    if (!dtype && s.values.is_bound(v)) dtype = s.values.rec(s.values.handle_of(v)).dtype;
+    if (!is_complex_dtype(dtype)) continue;
+    auto schema = node->maybeSchema();
+    std::string arg = schema && i < schema->arguments().size() ? "'" + schema->arguments()[i].name() + "'"
+                                                                : std::to_string(i);
+    std::string what = "input " + arg + " is a complex tensor (" + (dtype == T2O_DTYPE_COMPLEX64 ? "complex64" : "complex128") +
+                       "): ONNX has no complex type and this op's symbolic does not take complex values as (real, "
+                       "imaginary) pairs; go back to real first (torch.view_as_real, .real, .imag, .abs(), .angle(), "
+                       "irfft/ifft)";
+    throw NodeError(qual(node) + " at " + location_of(node) + ": unsupported arguments: " + what, what, true);
+  }
+}
+
 void convert_node(Session& s, torch::jit::Node* node, const t2o::registry::Symbolic* symbolic) {
+  refuse_complex_inputs(s, node, symbolic);
   t2o_ctx ctx;
   ctx.session = &s;
   ctx.node = node;

@@ -179,6 +179,17 @@ inline Value softmax(Ctx& ctx, const std::string& op_type, const Value& x, int64
   return ctx.op("Transpose", {s}, {Attr::ints("perm", perm)});
 }
 
+// DFT (opset 17+) of `x` (..., 1 or 2: real, or real and imaginary parts) along `axis` (not the last,
+// non-negative), padded or trimmed to `length` when it is valid (a 0-d int64 tensor). `axis` is an
+// attribute at 17, an input from 20.
+inline Value dft(Ctx& ctx, const Value& x, const Value& length, int64_t axis, bool inverse, bool onesided) {
+  std::vector<Attr> attrs{Attr::i("inverse", inverse ? 1 : 0), Attr::i("onesided", onesided ? 1 : 0)};
+  if (ctx.opset() >= 20) return ctx.op("DFT", {x, length, ctx.scalar_i64(axis)}, attrs);
+  if (ctx.opset() < 17) unsupported(ctx.kind() + ": DFT needs opset >= 17");
+  attrs.push_back(Attr::i("axis", axis));
+  return ctx.op("DFT", {x, length}, attrs);
+}
+
 }  // namespace pack
 }  // namespace t2o
 

@@ -2,11 +2,12 @@
 // aten::atan2, hypot, logaddexp, logaddexp2, xlogy, heaviside, copysign, signbit, addcmul,
 // addcdiv, lerp. Operands are cast to their torch.result_type (common/promote.hpp; integer operands
 // of float functions give float32), the result to the output's dtype (self's, in place).
-// Float equality (Equal) needs opset 11: below, a == b is written as not(a < b or a > b).
+// Float equality below opset 11, signbit and atan2 are in common/atan2.hpp.
 #include <torch2onnx/plugin.hpp>
 
 #include <cmath>
 
+#include "common/atan2.hpp"
 #include "common/promote.hpp"
 #include "common/values.hpp"
 
@@ -35,24 +36,6 @@ void binary_float(Ctx& ctx, Fn body) {
   t2o_dtype dt = result_dtype(ctx, true);
   Value a = to_dtype(ctx, ctx.input(0), dt), b = to_dtype(ctx, ctx.input(1), dt);
   ctx.set_output(0, as_output_dtype(ctx, body(a, b, dt), dt));
-}
-
-// signbit of a float tensor: x < 0, or -0 (whose reciprocal is -inf).
-Value signbit(Ctx& ctx, const Value& x, t2o_dtype dt) {
-  Value zero = k(ctx, dt, 0.0);
-  return ctx.op("Or", {ctx.op("Less", {x, zero}), ctx.op("Less", {ctx.op("Reciprocal", {x}), zero})});
-}
-
-// atan2(y, x): atan(y / x), moved by +-pi (the sign of y) when x is negative; with signed zeros
-// as PyTorch: atan2(+-0, x) is +-0 for x >= +0 and +-pi for x <= -0 (y / x is NaN there).
-Value atan2(Ctx& ctx, const Value& y, const Value& x, t2o_dtype dt) {
-  Value zero = k(ctx, dt, 0.0);
-  Value q = ctx.op("Atan", {ctx.op("Div", {y, x})});  // x = +-0: +-inf -> +-pi/2
-  Value x_neg = signbit(ctx, x, dt);
-  Value shift = ctx.op("Where", {signbit(ctx, y, dt), k(ctx, dt, -M_PI), k(ctx, dt, M_PI)});
-  Value r = ctx.op("Where", {x_neg, ctx.op("Add", {q, shift}), q});
-  Value both_zero = ctx.op("And", {equal(ctx, x, zero, dt), equal(ctx, y, zero, dt)});
-  return ctx.op("Where", {both_zero, ctx.op("Where", {x_neg, shift, y}), r});
 }
 
 // log(b^a + b^c) for base e or 2: max + log_b(1 + b^-|a - c|); equal operands (also two equal

@@ -28,8 +28,9 @@ void identity(Ctx& ctx) { ctx.set_output(0, ctx.input(0)); }
 }  // namespace
 
 T2O_SYMBOLIC("prim::data", 9) { identity(ctx); }
-T2O_SYMBOLIC("aten::resolve_conj", 9) { identity(ctx); }
-T2O_SYMBOLIC("aten::resolve_neg", 9) { identity(ctx); }
+// Also on complex (real, imaginary) pairs, which always hold resolved values.
+T2O_SYMBOLIC_EX("aten::resolve_conj", "", 9, T2O_SYMBOLIC_COMPLEX_PAIRS) { identity(ctx); }
+T2O_SYMBOLIC_EX("aten::resolve_neg", "", 9, T2O_SYMBOLIC_COMPLEX_PAIRS) { identity(ctx); }
 
 T2O_SYMBOLIC("aten::_shape_as_tensor", 9) { ctx.set_output(0, ctx.op("Shape", {ctx.input(0)})); }
 

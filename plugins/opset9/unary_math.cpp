@@ -110,7 +110,7 @@ T2O_SYMBOLIC("aten::logit", 9) {
   });
 }
 
-T2O_SYMBOLIC("aten::abs", 9) { same_type_unary(ctx, "Abs"); }
+// aten::abs (which also takes complex values): complex_parts.cpp
 T2O_SYMBOLIC("aten::abs_", 9) { same_type_unary(ctx, "Abs"); }
 T2O_SYMBOLIC("aten::absolute", 9) { same_type_unary(ctx, "Abs"); }
 T2O_SYMBOLIC("aten::sign", 9) { same_type_unary(ctx, "Sign"); }

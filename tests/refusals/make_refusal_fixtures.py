@@ -32,6 +32,10 @@ def main():
         "unique_unsorted": (Fn(lambda x: torch.unique(x, sorted=False)), [torch.tensor([3, 1, 3])]),
         "median_dim": (Fn(lambda x: torch.median(x, 1)), [torch.randn(3, 4)]),
         "bitwise_int": (Fn(lambda a, b: a & b), [torch.tensor([5, 6]), torch.tensor([3, 3])]),
+        # complex values are (real, imaginary) pairs: refused at an output and at an op that does not take pairs
+        "complex_output": (Fn(lambda x: torch.fft.fft(x)), [torch.randn(4, 8)]),
+        "fft_below_17": (Fn(lambda x: torch.view_as_real(torch.fft.fft(x))), [torch.randn(4, 8)]),
+        "complex_into_mul": (Fn(lambda x: torch.view_as_real(torch.fft.rfft(x) * 2)), [torch.randn(4, 8)]),
     }
     for name, (module, inputs) in models.items():
         torch.jit.trace(module.eval(), tuple(inputs)).save(os.path.join(out, name + ".pt"))

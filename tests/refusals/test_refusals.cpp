@@ -52,6 +52,9 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"unique_unsorted", {"int64[3]"}, 17, {"aten::_unique2", "sorted=False", "hash-table order"}},
         Refusal{"median_dim", {"float32[3,4]"}, 10, {"aten::median", "needs opset >= 11", "(value, index)"}},
         Refusal{"bitwise_int", {"int64[2]", "int64[2]"}, 10, {"aten::__and__", "needs opset >= 11"}},
+        Refusal{"complex_output", {"float32[4,8]"}, 17, {"model output 0 is a complex tensor", "view_as_real"}},
+        Refusal{"complex_into_mul", {"float32[4,8]"}, 20, {"aten::mul", "'self' is a complex tensor (complex64)"}},
+        Refusal{"fft_below_17", {"float32[4,8]"}, 16, {"aten::fft_fft", "17"}},
         Refusal{"linspace_runtime_steps", {"float32[4]"}, 10, {"aten::linspace", "'steps'", "--opset 11"}}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return std::string(info.param.model); });
 

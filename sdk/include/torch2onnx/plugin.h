@@ -228,6 +228,11 @@ typedef struct t2o_host_api {
 typedef t2o_status (*t2o_symbolic_fn)(const t2o_host_api* host, t2o_ctx* ctx, void* user_data);
 
 #define T2O_SYMBOLIC_OVERRIDE 1u /* may replace a symbolic registered by another pack for the same key */
+/* Complex tensors have no ONNX type: the host represents one as a real tensor with a trailing dim of
+ * 2 (real, imaginary), as torch.view_as_real gives, while value_dtype/rank/dims still describe the
+ * TorchScript tensor (COMPLEX64/COMPLEX128, without the trailing 2). The host refuses a node with a
+ * complex input unless its symbolic sets this flag (it reads such inputs as pairs). */
+#define T2O_SYMBOLIC_COMPLEX_PAIRS 2u
 
 typedef struct t2o_symbolic_desc {
   size_t struct_size; /* sizeof(t2o_symbolic_desc) */

@@ -43,6 +43,12 @@ std::optional<int32_t> onnx_quantized_integer_dtype(c10::ScalarType t);
 // for the quantized types.
 std::optional<int32_t> onnx_value_dtype(c10::ScalarType t);
 
+// Complex tensors have no ONNX type: they are exported as (real, imaginary) pairs, a real tensor of
+// their parts' element type with a trailing dim of 2 (as torch.view_as_real gives). The parts' ONNX
+// element type of COMPLEX64 (FLOAT) or COMPLEX128 (DOUBLE); 0 for any other type.
+int32_t complex_parts_dtype(int32_t onnx);
+inline bool is_complex_dtype(int32_t onnx) { return complex_parts_dtype(onnx) != 0; }
+
 }  // namespace t2o::core
 
 #endif
