@@ -528,7 +528,7 @@ void mark_sizes(torch::jit::Block* block, TypeTable& types, std::unordered_set<c
         settle(node->output(k), {node->input(k + 2), body->inputs()[k + 1], body->outputs()[k + 1]});
       continue;
     }
-    bool from_varying = false;
+    bool from_varying = has_data_dependent_size(node);
     for (auto* in : node->inputs()) from_varying |= varying.count(in) > 0;
     for (auto* b : node->blocks()) mark_sizes(b, types, varying);
     if (!from_varying) continue;
