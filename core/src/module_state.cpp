@@ -71,6 +71,19 @@ Node* in_place_write(Value* v, std::unordered_set<Value*>& seen) {
   return nullptr;
 }
 
+// Where a write is, for the message: prim::SetAttr carries no source position (nor the inlined
+// call stack), so an assignment is placed by the value it assigns, else by the block it is in.
+std::string where(Node* n) {
+  auto placed = [](Node* m) { return m->sourceRange().source() != nullptr; };
+  if (!placed(n) && n->kind() == c10::prim::SetAttr) {
+    Node* value = n->input(1)->node();
+    if (placed(value) && value->kind() != c10::prim::Param) return location_of(value);
+    for (Node* outer = n->owningBlock()->owningNode(); outer; outer = outer->owningBlock()->owningNode())
+      if (placed(outer)) return location_of(outer);
+  }
+  return location_of(n);
+}
+
 struct Finding {
   std::string what;  // "attribute 'n' of module 'a.b' (Cls)"
   Node* where = nullptr;
@@ -109,7 +122,7 @@ std::string module_state_error(const torch::jit::Module& frozen) {
       if (writes[i].what != first.what && others.find(writes[i].what) == std::string::npos)
         others += (others.empty() ? "" : "; ") + writes[i].what;
     return "forward() changes module state at run time, which an ONNX model cannot keep between runs: " +
-           first.what + " is " + first.how + " at " + location_of(first.where) +
+           first.what + " is " + first.how + " at " + where(first.where) +
            (others.empty() ? "" : " (also: " + others + ")");
   }
   if (!reads.empty())

@@ -69,7 +69,7 @@ TEST_P(MutatedState, RefusedNamingTheAttribute) {
   EXPECT_EQ(err[0].rfind("torch2onnx: error: ", 0), 0u) << err[0];
   EXPECT_NE(err[0].find("changes module state at run time"), std::string::npos) << err[0];
   EXPECT_NE(err[0].find(spec.at("refusal").get<std::string>()), std::string::npos) << err[0];
-  EXPECT_NE(err[0].find("make_freezing_fixtures.py:"), std::string::npos) << "no source line: " << err[0];
+  EXPECT_NE(err[0].find(".py:"), std::string::npos) << "no source line: " << err[0];
   EXPECT_FALSE(fs::exists(out)) << "a refused export left a file";
 }
 

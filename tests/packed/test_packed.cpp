@@ -46,7 +46,11 @@ void export_and_compare(const std::string& name, int opset) {
   for (const auto& a : spec.at("cli_args")) args.push_back(a.get<std::string>());
   const RunResult exported = run(args);
   ASSERT_EQ(exported.exit_code, 0) << exported.describe();
-  EXPECT_EQ(exported.err.find("size specialized"), std::string::npos) << exported.describe();
+  // Without dynamic axes nothing may be specialized. With them, pad_packed_sequence's result (its
+  // length is the longest sequence's) and everything computed from it count as varying in every
+  // dim, so the feature dims ONNX knows are reported too: only the warning's absence is not checked.
+  if (name.rfind("dynamic", 0) != 0)
+    EXPECT_EQ(exported.err.find("size specialized"), std::string::npos) << exported.describe();
   const int sizes = spec.at("sizes").get<int>();
   for (int k = 0; k < sizes; ++k) {
     const fs::path dir = root / name / ("size_" + std::to_string(k));
@@ -56,17 +60,26 @@ void export_and_compare(const std::string& name, int opset) {
   }
 }
 
+// enforce_sorted=False sorts the int64 lengths (aten::sort), which needs opset 11 (TopK takes only
+// floating types before); those cases rotate through 11/13/17/18.
+bool unsorted(const std::string& name) { return name.find("unsorted") != std::string::npos || name.rfind("stacked", 0) == 0; }
+
 std::vector<std::pair<std::string, int>> params() {
   std::vector<std::pair<std::string, int>> out;
-  const int rotation[] = {9, 11, 13, 17, 18};
+  const std::vector<int> sorted_rotation = {9, 11, 13, 17, 18}, unsorted_rotation = {11, 13, 17, 18};
+  auto fast_opset = [&](size_t i) {
+    const auto& r = unsorted(kCases[i]) ? unsorted_rotation : sorted_rotation;
+    return r[i % r.size()];
+  };
 #ifdef T2O_PACKED_SLOW
   for (size_t i = 0; i < kCases.size(); ++i)
     for (int opset : {9, 13, 17})
-      if (opset != rotation[i % 5]) out.emplace_back(kCases[i], opset);
+      if (opset != fast_opset(i) && !(opset == 9 && unsorted(kCases[i]))) out.emplace_back(kCases[i], opset);
+  for (const auto& name : kDynamicCases) out.emplace_back(name, 17);
 #else
-  for (size_t i = 0; i < kCases.size(); ++i) out.emplace_back(kCases[i], rotation[i % 5]);
+  for (size_t i = 0; i < kCases.size(); ++i) out.emplace_back(kCases[i], fast_opset(i));
   for (const auto& name : kDynamicCases)
-    for (int opset : {9, 13, 18}) out.emplace_back(name, opset);
+    for (int opset : {11, 13, 18}) out.emplace_back(name, opset);
 #endif
   return out;
 }
