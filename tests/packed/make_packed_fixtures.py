@@ -169,6 +169,19 @@ def cases():
 
     # A traced model without an initial state has its zero state's batch size baked in (PyTorch's
     # own traced model fails at another batch size), so the traced case gives h0/c0.
+    class DataUse(nn.Module):
+        # A Linear on the PackedSequence's data: ONNX has no packed layout, so this is refused.
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(INPUT, 3)
+
+        def forward(self, x, lengths):
+            packed = pack_padded_sequence(x, lengths)
+            return self.lin(packed.data)
+
+    torch.manual_seed(11)
+    all_cases["refused_data_linear_script"] = (DataUse(), "script", inputs_for("lstm", 1, False, False, False, True)[:1],
+                                               [], 1e-4)
     all_cases["dynamic_lstm_2l_bi_bf_h0_unsorted_trace"] = dynamic("trace", True)
     all_cases["dynamic_lstm_2l_bi_bf_noh_unsorted_script"] = dynamic("script", False)
     return all_cases
@@ -176,8 +189,8 @@ def cases():
 
 def case_names():
     names = [grid_name(*spec) for spec in GRID]
-    return names + ["stacked_lstm_gru_trace", "stacked_lstm_gru_script", "dynamic_lstm_2l_bi_bf_h0_unsorted_trace",
-                    "dynamic_lstm_2l_bi_bf_noh_unsorted_script"]
+    return names + ["stacked_lstm_gru_trace", "stacked_lstm_gru_script", "refused_data_linear_script",
+                    "dynamic_lstm_2l_bi_bf_h0_unsorted_trace", "dynamic_lstm_2l_bi_bf_noh_unsorted_script"]
 
 
 def write_case(out_dir, name, case, digest):

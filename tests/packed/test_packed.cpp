@@ -90,5 +90,27 @@ INSTANTIATE_TEST_SUITE_P(Packed, Packed, ::testing::ValuesIn(params()),
                            return info.param.first + "_opset" + std::to_string(info.param.second);
                          });
 
+#ifndef T2O_PACKED_SLOW
+// Any other use of a PackedSequence's data is refused in one line naming the op and where it is.
+TEST(PackedRefusal, OtherUseOfPackedDataNamesTheOp) {
+  const fs::path root = fixtures_root();
+  const std::string name = "refused_data_linear_script";
+  std::ifstream f(root / name / "export.json");
+  ASSERT_TRUE(f) << "no export.json for " << name;
+  const auto spec = nlohmann::json::parse(f);
+  const fs::path out = fresh_out_dir() / (name + ".onnx");
+  std::vector<std::string> args = {cli().string(), "export", (root / name / "model.pt").string(), "-o", out.string()};
+  for (const auto& a : spec.at("cli_args")) args.push_back(a.get<std::string>());
+  const RunResult exported = run(args);
+  EXPECT_EQ(exported.exit_code, 1) << exported.describe();
+  const auto err = lines(exported.err);
+  ASSERT_EQ(err.size(), 1u) << exported.describe();
+  EXPECT_EQ(err[0].rfind("torch2onnx: error: ", 0), 0u) << err[0];
+  EXPECT_NE(err[0].find("packed sequence: aten::linear at "), std::string::npos) << err[0];
+  EXPECT_NE(err[0].find("reads the data of a PackedSequence"), std::string::npos) << err[0];
+  EXPECT_FALSE(fs::exists(out)) << "a refused export left a file";
+}
+#endif
+
 }  // namespace
 }  // namespace t2o_e2e
