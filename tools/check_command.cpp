@@ -1,5 +1,6 @@
 // torch2onnx check: every op of a model that cannot be converted, at once.
 #include "commands.hpp"
+#include "export_options.hpp"
 
 #include <torch2onnx/core/exporter.hpp>
 
@@ -14,18 +15,23 @@ namespace t2o::cli {
 
 namespace {
 
-const char* kCheckHelp =
-    "usage: torch2onnx check MODEL.pt [--opset N] [--input TYPE[DIMS]]... [--plugin-path DIR]...\n"
-    "                        [--load-library PATH]... [--no-default-libraries] [--json]\n"
-    "\n"
-    "A dry run of export that keeps going after failures and lists every op that cannot be\n"
-    "converted: qualified name and overload, node count, first locations and the reason (no pack\n"
-    "converts it; needs --opset M; the symbolic refused these arguments; a custom op no pack\n"
-    "declares). Without --input only the presence of symbolics is checked; with it, every\n"
-    "symbolic runs on the real argument types.\n"
-    "\n"
-    "Exit status: 0 the model converts fully, 1 it does not, 2 bad usage or an unreadable model.\n"
-    "--json prints the report as JSON (schema_version 1, documented in the README).\n";
+std::string check_help() {
+  return "usage: torch2onnx check MODEL.pt [export's options] [--json]\n"
+         "\n"
+         "A dry run of export, with the same command line, that keeps going after failures and lists\n"
+         "every op that cannot be converted: qualified name and overload, node count, first locations\n"
+         "and the reason (no pack converts it; needs --opset M; the symbolic refused these arguments; a\n"
+         "custom op no pack declares). Without --input only the presence of symbolics is checked; with\n"
+         "it, every symbolic runs on the real argument types and, when all convert, the model is\n"
+         "assembled and checked as export would (names, dynamic axes, the ONNX checker). Nothing is\n"
+         "written.\n"
+         "\n"
+         "Exit status: 0 the model converts fully, 1 it does not, 2 bad usage or an unreadable model.\n"
+         "\n"
+         "options:\n"
+         "  --json                   print the report as JSON (schema_version 1, documented in the README)\n" +
+         conversion_options_help();
+}
 
 constexpr int kCheckSchemaVersion = 1;
 
@@ -35,6 +41,7 @@ std::string reason_text(const t2o::core::UnconvertibleOp& op) {
   if (op.reason == "symbolic_refused") return "refused: " + op.message;
   if (op.reason == "symbolic_failed") return "failed: " + op.message;
   if (op.reason == "unknown_custom_op") return "custom op no pack declares (model cannot be loaded)";
+  if (op.reason == "onnx_checker") return op.message;
   return op.message;
 }
 
@@ -94,42 +101,30 @@ void print_table(const t2o::core::CheckReport& r) {
 }  // namespace
 
 int run_check(Args& args) {
-  std::string model, value;
-  std::vector<std::string> plugin_dirs;
-  t2o::core::ExportOptions options;
+  ConversionArgs conv;
   bool json = false;
   while (!args.done()) {
     if (args.flag("--help") || args.flag("-h")) {
-      std::cout << kCheckHelp;
+      std::cout << check_help();
       return 0;
     } else if (args.flag("--json")) {
       json = true;
-    } else if (args.option("--opset", value)) {
-      options.opset = parse_int("--opset", value);
-    } else if (args.option("--input", value)) {
-      options.inputs.push_back(t2o::core::parse_input_spec(value));
-    } else if (args.option("--plugin-path", value)) {
-      plugin_dirs.push_back(value);
-    } else if (args.option("--load-library", value)) {
-      options.kernel_libraries.push_back(value);  // as export's
-    } else if (args.flag("--no-default-libraries")) {
-      options.default_kernel_libraries = false;
-    } else {
-      std::string p = args.positional();
-      if (!model.empty()) throw UsageError("more than one model given ('" + model + "' and '" + p + "')");
-      model = p;
+    } else if (!parse_conversion_option(args, conv)) {
+      take_model(args, conv);
     }
   }
-  if (model.empty()) throw UsageError("no model given (torch2onnx check MODEL.pt)");
+  if (conv.model.empty()) throw UsageError("no model given (torch2onnx check MODEL.pt)");
+  auto& options = conv.options;
+  const bool quiet = conv.quiet || json;
   t2o::registry::Registry registry;
-  load_plugins(registry, plugin_dirs);
-  if (!json) warn_refused(registry);
-  if (!json) options.warn = print_warning;
+  load_conversion_plugins(registry, conv);
+  if (!quiet) warn_refused(registry);
+  if (!quiet) options.warn = print_warning;
   t2o::core::CheckReport report;
   try {
-    report = t2o::core::check_model(model, options, registry);
+    report = t2o::core::check_model(conv.model, options, registry);
   } catch (const t2o::core::ExportError& e) {
-    throw UsageError(e.what());  // an unreadable model or bad --input: exit 2
+    throw UsageError(e.what(), e.details());  // an unreadable model or bad --input: exit 2
   }
   if (json) std::cout << to_json(report).dump(2) << std::endl;
   else print_table(report);

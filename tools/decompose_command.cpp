@@ -1,6 +1,7 @@
 // torch2onnx decompose MODEL.pt -o OUT.pt: torch.onnx.ops calls -> ATen ops (torch.onnx.ops'
 // aten_decompositions for TorchScript files).
 #include "commands.hpp"
+#include "export_options.hpp"
 
 #include <torch2onnx/core/decompose.hpp>
 #include <torch2onnx/core/exporter.hpp>
@@ -32,10 +33,7 @@ int run_decompose(Args& args) {
       return 0;
     } else if (args.option("-o", value) || args.option("--output", value)) {
       out = value;
-    } else if (args.option("--load-library", value)) {
-      libraries.push_back(value);
-    } else if (args.flag("--no-default-libraries")) {
-      default_libraries = false;
+    } else if (parse_library_option(args, libraries, default_libraries)) {
     } else if (args.flag("-q") || args.flag("--quiet")) {
       quiet = true;
     } else {

@@ -1,4 +1,5 @@
 #include "commands.hpp"
+#include "export_options.hpp"
 
 #include <torch2onnx/core/exporter.hpp>
 
@@ -97,114 +98,37 @@ class PhaseTimes {
   std::chrono::steady_clock::time_point since_ = std::chrono::steady_clock::now();
 };
 
-// The text of --help; the opset range comes from the core's constants.
 std::string export_help() {
-  using namespace t2o::core;
-  return
-    "usage: torch2onnx export MODEL.pt -o OUT.onnx [options]\n"
-    "\n"
-    "Converts a TorchScript model (torch.jit.script/trace, then .save()) to ONNX.\n"
-    "\n"
-    "options:\n"
-    "  -o, --output FILE        the ONNX file to write (written whole or not at all)\n"
-    "  --opset N                target ONNX opset, " + std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +
-    " (default " + std::to_string(kDefaultOpset) + "; fully validated up to " + std::to_string(kMaxValidatedOpset) +
-    ")\n"
-    "  --input TYPE[DIMS]       dtype and example shape of each forward() argument, in order,\n"
-    "                           e.g. --input float32[1,3,224,224] --input int64[2,16]; float32[] is a scalar;\n"
-    "                           none gives an Optional argument None; trailing arguments with\n"
-    "                           defaults may be left out\n"
-    "  --input-names a,b        graph input names (default: forward()'s argument names)\n"
-    "  --output-names y         graph output names (default: output_0, output_1, ...)\n"
-    "  --dynamic-axes NAME=AXES axes of an input or output that may vary at run time (repeatable):\n"
-    "                           input_ids=0,1 or input_ids=0:batch,1:seq (named dims)\n"
-    "  --dynamic-input TYPE[DIMS] example shape of each input for the run that finds the dynamic\n"
-    "                           dims (one per --input; default: each dynamic axis one larger); for\n"
-    "                           models that resize internally, e.g. detection models\n"
-    "  --operator-export-type onnx|aten-fallback|fallthrough\n"
-    "                           ops no pack converts: fail (onnx, the default), emit an ATen node in\n"
-    "                           domain org.pytorch.aten, or emit the op in its own namespace's domain\n"
-    "  --plugin-path DIR        also load op packs from DIR (repeatable; explicit packs take precedence\n"
-    "                           over bundled ones); DIR may also name one pack file (.so or .json)\n"
-    "  --load-library PATH      load a library of TorchScript kernels before the model, as\n"
-    "                           torch.ops.load_library does (repeatable); torchvision's is loaded\n"
-    "                           automatically where installed\n"
-    "  --no-default-libraries   do not load the kernel libraries found automatically\n"
-    "  --enable-pack NAME       load an optional pack shipped with torch2onnx, e.g. com.microsoft\n"
-    "                           (ONNX Runtime's contrib ops: Gelu, FastGelu)\n"
-    "  --custom-opset DOMAIN=V  target version V of custom ONNX domain DOMAIN (repeatable); selects\n"
-    "                           the packs' symbolics for that domain as --opset does for the default\n"
-    "                           domain; the domain's opset_import says V\n"
-    "  --external-data          weights in OUT.onnx.data beside the model (automatic above 2 GB)\n"
-    "  -q, --quiet              no warnings, progress or summary\n"
-    "  --timings                print the wall time of each phase on stderr (also with --quiet)\n";
+  return "usage: torch2onnx export MODEL.pt -o OUT.onnx [options]\n"
+         "\n"
+         "Converts a TorchScript model (torch.jit.script/trace, then .save()) to ONNX.\n"
+         "\n"
+         "options (check and verify take the same ones):\n" +
+         conversion_options_help();
 }
 
 }  // namespace
 
 int run_export(Args& args) {
-  std::string model, out, value;
-  std::vector<std::string> plugin_dirs;
-  t2o::core::ExportOptions options;
-  bool quiet = false;
-  bool timings = false;
+  ConversionArgs conv;
   while (!args.done()) {
     if (args.flag("--help") || args.flag("-h")) {
       std::cout << export_help();
       return 0;
-    } else if (args.option("-o", value) || args.option("--output", value)) {
-      out = value;
-    } else if (args.option("--opset", value)) {
-      options.opset = parse_int("--opset", value);
-    } else if (args.option("--input", value)) {
-      options.inputs.push_back(t2o::core::parse_input_spec(value));
-    } else if (args.option("--input-names", value)) {
-      options.input_names = split_commas(value);
-    } else if (args.option("--output-names", value)) {
-      options.output_names = split_commas(value);
-    } else if (args.option("--dynamic-axes", value)) {
-      options.dynamic_axes.push_back(t2o::core::parse_dynamic_axes(value));
-    } else if (args.option("--operator-export-type", value)) {
-      options.operator_export_type = t2o::core::parse_operator_export_type(value);
-    } else if (args.option("--plugin-path", value)) {
-      plugin_dirs.push_back(value);
-    } else if (args.option("--dynamic-input", value)) {
-      options.dynamic_inputs.push_back(t2o::core::parse_input_spec(value));
-    } else if (args.option("--load-library", value)) {
-      options.kernel_libraries.push_back(value);
-    } else if (args.flag("--no-default-libraries")) {
-      options.default_kernel_libraries = false;
-    } else if (args.option("--enable-pack", value)) {
-      plugin_dirs.push_back(optional_pack_path(value));
-    } else if (args.option("--custom-opset", value)) {
-      auto eq = value.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 >= value.size())
-        throw UsageError("--custom-opset expects DOMAIN=VERSION (e.g. com.microsoft=1), got '" + value + "'");
-      std::string domain = value.substr(0, eq);
-      if (domain == "ai.onnx")
-        throw UsageError("--custom-opset: use --opset for the default domain (ai.onnx)");
-      int64_t version = parse_int("--custom-opset " + domain, value.substr(eq + 1));
-      if (version < 1) throw UsageError("--custom-opset " + domain + ": the version must be >= 1");
-      options.custom_opsets[domain] = version;
-    } else if (args.flag("--external-data")) {
-      options.external_data = true;
-    } else if (args.flag("--timings")) {
-      timings = true;
-    } else if (args.flag("-q") || args.flag("--quiet")) {
-      quiet = true;
-    } else {
-      std::string p = args.positional();
-      if (!model.empty()) throw UsageError("more than one model given ('" + model + "' and '" + p + "')");
-      model = p;
+    } else if (!parse_conversion_option(args, conv)) {
+      take_model(args, conv);
     }
   }
-  if (model.empty()) throw UsageError("no model given (torch2onnx export MODEL.pt -o OUT.onnx)");
-  if (out.empty()) throw UsageError("no output given (-o OUT.onnx)");
+  if (conv.model.empty()) throw UsageError("no model given (torch2onnx export MODEL.pt -o OUT.onnx)");
+  if (conv.output.empty()) throw UsageError("no output given (-o OUT.onnx)");
+  auto& options = conv.options;
+  const bool quiet = conv.quiet, timings = conv.timings;
+  const std::string& out = conv.output;
 
   PhaseTimes times;
   times.enter("plugins");
   t2o::registry::Registry registry;
-  load_plugins(registry, plugin_dirs);
+  load_conversion_plugins(registry, conv);
   if (!quiet) warn_refused(registry);
   ProgressLine progress;
   if (!quiet) {
@@ -219,7 +143,7 @@ int run_export(Args& args) {
       if (timings) times.enter(phase);
       if (show_progress) progress.update(phase, done, total);
     };
-  auto stats = t2o::core::export_model(model, out, options, registry);
+  auto stats = t2o::core::export_model(conv.model, out, options, registry);
   progress.clear();
   times.close();
   if (timings) std::cerr << times.line() << std::endl;

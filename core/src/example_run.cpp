@@ -81,19 +81,6 @@ torch::jit::RegisterOperators observers({
         c10::AliasAnalysisKind::CONSERVATIVE),
 });
 
-// The most telling line of a TorchScript interpreter error: its RuntimeError text when there is one.
-std::string error_summary(const std::string& message) {
-  for (const char* marker : {"RuntimeError: ", "Error: "}) {
-    auto pos = message.rfind(marker);
-    if (pos != std::string::npos) {
-      auto end = message.find('\n', pos);
-      return message.substr(pos + std::strlen(marker),
-                            end == std::string::npos ? std::string::npos : end - pos - std::strlen(marker));
-    }
-  }
-  return first_line(message);
-}
-
 bool is_tensor_type(const c10::TypePtr& type) {
   if (type->kind() == c10::TypeKind::TensorType) return true;
   if (auto opt = type->cast<c10::OptionalType>()) return opt->getElementType()->kind() == c10::TypeKind::TensorType;
@@ -194,7 +181,7 @@ TypeTable ExampleRun::run_once(const std::vector<std::vector<int64_t>>& shapes) 
   try {
     return run_on(shapes, true);
   } catch (const std::exception& e) {
-    if (std::getenv("T2O_DEBUG")) std::cerr << "meta example run failed: " << error_summary(e.what()) << std::endl;
+    if (std::getenv("T2O_DEBUG")) std::cerr << "meta example run failed: " << error_reason(e.what()) << std::endl;
   }
   return run_on(shapes, false);
 }
@@ -238,6 +225,44 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
   }
   return types;
 }
+
+namespace {
+
+// The second-run shapes to try after `varied` (every dynamic axis one larger) fails: the same rule
+// applied to every dynamic axis, so axes of equal size stay equal. Twice the size keeps divisibility
+// (pixel_shuffle, chunks); adding the size's power-of-two factor keeps divisibility by it with a
+// smaller step; one smaller and half cover models with an upper bound. A result of 1 is skipped:
+// a size of 1 broadcasts and would hide the axis.
+std::vector<std::vector<std::vector<int64_t>>> other_dynamic_sizes(const std::vector<std::vector<int64_t>>& shapes,
+                                                                   const std::vector<std::vector<int64_t>>& varied) {
+  std::vector<std::function<int64_t(int64_t)>> rules = {
+      [](int64_t s) { return 2 * s; },
+      [](int64_t s) { return s + (s & -s); },
+      [](int64_t s) { return s - 1; },
+      [](int64_t s) { return s % 2 == 0 ? s / 2 : s; },
+  };
+  std::vector<std::vector<std::vector<int64_t>>> out;
+  for (const auto& rule : rules) {
+    auto sizes = shapes;
+    bool usable = true, changed = false;
+    for (size_t i = 0; i < shapes.size() && usable; ++i)
+      for (size_t d = 0; d < shapes[i].size(); ++d) {
+        if (varied[i][d] == shapes[i][d]) continue;  // not a dynamic axis
+        int64_t s = rule(shapes[i][d]);
+        if (s <= 1 || s == shapes[i][d]) {
+          usable = false;
+          break;
+        }
+        sizes[i][d] = s;
+        changed = true;
+      }
+    if (usable && changed && sizes != varied && std::find(out.begin(), out.end(), sizes) == out.end())
+      out.push_back(std::move(sizes));
+  }
+  return out;
+}
+
+}  // namespace
 
 DynamicAxesPlan ExampleRun::record(TypeTable& types) {
   const auto& names = model_.argument_names;
@@ -294,6 +319,7 @@ DynamicAxesPlan ExampleRun::record(TypeTable& types) {
     }
   }
 
+  if (options_.dynamic_inputs.empty()) other_sizes_ = other_dynamic_sizes(shapes, varied);
   varied = dynamic_run_shapes(options_.dynamic_inputs, specs_, shapes, varied);  // --dynamic-input
   // What the export context decides (no autograd, arguments at their defaults) is folded before the
   // run, so the values of the branches it selects are recorded too.
@@ -326,7 +352,7 @@ DynamicAxesPlan ExampleRun::record(TypeTable& types) {
 }
 
 void ExampleRun::run_all(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
-                         const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
+                         std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
   const auto in_names = input_names();
   std::string specs_text;
   for (const auto& s : specs_) specs_text += (specs_text.empty() ? "" : " ") + s.text;
@@ -336,7 +362,7 @@ void ExampleRun::run_all(TypeTable& types, const std::vector<std::vector<int64_t
     throw;
   } catch (const std::exception& e) {
     throw ExportError("running the model on example inputs (--input " + specs_text + ") failed: " +
-                      error_summary(e.what()));
+                      error_reason(e.what()), e.what());
   }
   if (varied != shapes) merge_second_run(types, shapes, varied, plan);
   bool value_dims_known = merge_value_run(types, shapes);
@@ -347,24 +373,46 @@ void ExampleRun::run_all(TypeTable& types, const std::vector<std::vector<int64_t
 }
 
 void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
-                                  const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
+                                  std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
   const auto in_names = input_names();
-
-  // Second run with the dynamic axes at other sizes: dims that change are dynamic (-1).
-  TypeTable other;
-  try {
-    other = run_once(varied);
-  } catch (const std::exception& e) {
+  auto show = [&](const std::vector<std::vector<int64_t>>& sizes) {
     std::string shown;
-    for (size_t i = 0; i < varied.size(); ++i) {
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (sizes[i] == shapes[i]) continue;
       shown += (shown.empty() ? "" : ", ") + in_names[i] + "[";
-      for (size_t d = 0; d < varied[i].size(); ++d) shown += (d ? "," : "") + std::to_string(varied[i][d]);
+      for (size_t d = 0; d < sizes[i].size(); ++d) shown += (d ? "," : "") + std::to_string(sizes[i][d]);
       shown += "]";
     }
-    throw ExportError("with the dynamic axes at other sizes (" + shown +
-                      ") the model fails, so it fixes those sizes (e.g. a traced constant shape): " +
-                      error_summary(e.what()));
+    return shown;
+  };
+
+  // Second run with the dynamic axes at other sizes: dims that change are dynamic (-1). Models with
+  // size constraints fail at some sizes: try the others before giving up.
+  TypeTable other;
+  std::vector<std::vector<std::vector<int64_t>>> tries{varied};
+  for (const auto& alt : other_sizes_)
+    if (std::find(tries.begin(), tries.end(), alt) == tries.end()) tries.push_back(alt);
+  std::string tried, first_error, first_details;
+  bool ran = false;
+  for (const auto& sizes : tries) {
+    try {
+      other = run_once(sizes);
+      varied = sizes;
+      ran = true;
+      break;
+    } catch (const std::exception& e) {
+      if (first_error.empty()) {
+        first_error = error_reason(e.what());
+        first_details = e.what();
+      }
+      tried += (tried.empty() ? "" : "; ") + show(sizes);
+    }
   }
+  if (!ran)
+    throw ExportError("with the dynamic axes at other sizes the model fails at every size tried (" + tried +
+                      "), so it fixes those sizes (e.g. a traced constant shape, or inputs whose sizes must agree: "
+                      "declare every axis that shares the size dynamic, or give --dynamic-input): " +
+                      first_error, first_details);
   for (auto& [id, info] : types.entries()) {
     auto it = other.entries().find(id);
     if (it == other.entries().end() || !it->second.known_rank || it->second.dims.size() != info.dims.size()) continue;
@@ -460,7 +508,7 @@ void run_alone(torch::jit::Node* node, TypeTable& types, Fakes& fakes, bool meta
     } catch (const std::exception& e) {
       if (meta) return run_alone(node, types, fakes, false);
       if (std::getenv("T2O_DEBUG"))
-        std::cerr << "typing " << node->kind().toQualString() << " alone failed: " << error_summary(e.what()) << std::endl;
+        std::cerr << "typing " << node->kind().toQualString() << " alone failed: " << error_reason(e.what()) << std::endl;
       return;
     }
   }

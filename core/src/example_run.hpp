@@ -36,10 +36,12 @@ class ExampleRun {
   std::vector<std::string> output_names() const;  // --output-names, else output_0, output_1, ...
 
  private:
+  // `varied`: the second run's shapes; replaced by the first of `other_sizes_` the model runs at when
+  // it fails at these.
   void run_all(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
-               const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
+               std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
   void merge_second_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
-                        const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
+                        std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
   bool merge_value_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes);
   TypeTable run_once(const std::vector<std::vector<int64_t>>& shapes);
   TypeTable run_on(const std::vector<std::vector<int64_t>>& shapes, bool meta);
@@ -48,6 +50,9 @@ class ExampleRun {
   PreparedModel& model_;
   std::vector<InputSpec> specs_;
   int64_t integer_fill_ = 1;  // the value of integer example inputs (merge_value_run uses 2)
+  // More shapes to try for the second run when the model fails at the first choice (sizes that must
+  // stay divisible, sum to something, ...): every dynamic axis x2, +its power-of-two factor, -1, /2.
+  std::vector<std::vector<std::vector<int64_t>>> other_sizes_;
 };
 
 // Values the runs never reached (a branch not taken, a loop that ran no iteration) get types by

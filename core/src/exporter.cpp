@@ -63,10 +63,41 @@ std::string one_line(std::string s) {
   return s;
 }
 
-}  // namespace
+// The ONNX checker and shape inference on the assembled model, as export runs them before writing
+// (and check, as a dry run, too). Throws ExportError naming the node and the op and pack behind it.
+void validate(ConvertedModel& conv, const ExportOptions& options) {
+  onnx::ModelProto& model = conv.model;
+  // Opsets above 17: ONNX 1.12 checks them with the schemas core/src/onnx_schemas registers; the
+  // model is restored (ir_version, domains) when `checkable` goes out of scope, before writing.
+  onnx_schemas::CheckableModel checkable(model);
+  if (options.warn)
+    for (const auto& op : checkable.unverified())
+      options.warn("the ONNX checker has no schema for " + op + " at opset " + std::to_string(options.opset) +
+                   ": checked only as part of the graph, not the node itself");
+  try {
+    // The checker prints warnings (e.g. on fallback ATen nodes) to std::cerr: keep stderr to one line.
+    std::ostringstream checker_chatter;
+    auto* saved = std::cerr.rdbuf(checker_chatter.rdbuf());
+    try {
+      onnx::checker::check_model(model);
+    } catch (...) {
+      std::cerr.rdbuf(saved);
+      throw;
+    }
+    std::cerr.rdbuf(saved);
+  } catch (const std::exception& e) {
+    throw ExportError("the ONNX checker rejected the result: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
+  }
+  try {
+    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), checkable.inference_options());
+  } catch (const std::exception& e) {
+    throw ExportError("ONNX shape inference failed: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
+  }
+}
 
-ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
-                         const t2o::registry::Registry& registry) {
+// What export_model and export_module share before the model is in memory: options, output path, kernel
+// libraries, the packs' custom-op declarations.
+void start_export(const std::string& out_path, const ExportOptions& options, const t2o::registry::Registry& registry) {
   if (options.opset < kMinOpset || options.opset > kMaxOpset)
     throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
@@ -74,11 +105,43 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   // Real kernels first: a pack's declaration of an op whose kernel is loaded is then skipped.
   load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
   declare_custom_ops(registry, options.warn);  // before loading: the model may call the packs' custom ops
+}
+
+// The rest of an export, from a module in memory (loaded here, or the caller's own clone).
+ExportStats export_loaded(torch::jit::Module module, const std::string& model_label, const std::string& out_path,
+                          const ExportOptions& options, const t2o::registry::Registry& registry);
+
+}  // namespace
+
+ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
+                         const t2o::registry::Registry& registry) {
+  start_export(out_path, options, registry);
+  if (options.progress) options.progress("load", 0, 0);
+  return export_loaded(load_torchscript(model_path, options.lazy_weights), model_path, out_path, options, registry);
+}
+
+ExportStats export_module(const torch::jit::Module& module, const std::string& out_path, const ExportOptions& options,
+                          const t2o::registry::Registry& registry) {
+  start_export(out_path, options, registry);
+  if (options.progress) options.progress("load", 0, 0);
+  // prepare() sets eval mode and rewrites method graphs: work on a deep copy, never the caller's module.
+  torch::jit::Module copy;
+  try {
+    copy = module.clone();
+  } catch (const std::exception& e) {
+    throw ExportError("the module cannot be copied for export: " + error_reason(e.what()), e.what());
+  }
+  return export_loaded(std::move(copy), "<module " + module.type()->name()->qualifiedName() + ">", out_path, options,
+                       registry);
+}
+
+namespace {
+
+ExportStats export_loaded(torch::jit::Module module, const std::string& model_path, const std::string& out_path,
+                          const ExportOptions& options, const t2o::registry::Registry& registry) {
   auto phase = [&](const char* name) {
     if (options.progress) options.progress(name, 0, 0);
   };
-  phase("load");
-  auto module = load_torchscript(model_path);
   phase("prepare");
   auto prepared = prepare(std::move(module), model_path);
   auto specs = bind_defaults(prepared, options.inputs);
@@ -97,34 +160,7 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   prepared = PreparedModel();
 
   phase("check");
-  {
-    // Opsets above 17: ONNX 1.12 checks them with the schemas core/src/onnx_schemas registers; the
-    // model is restored (ir_version, domains) when `checkable` goes out of scope, before writing.
-    onnx_schemas::CheckableModel checkable(model);
-    if (options.warn)
-      for (const auto& op : checkable.unverified())
-        options.warn("the ONNX checker has no schema for " + op + " at opset " + std::to_string(options.opset) +
-                     ": checked only as part of the graph, not the node itself");
-    try {
-      // The checker prints warnings (e.g. on fallback ATen nodes) to std::cerr: keep stderr to one line.
-      std::ostringstream checker_chatter;
-      auto* saved = std::cerr.rdbuf(checker_chatter.rdbuf());
-      try {
-        onnx::checker::check_model(model);
-      } catch (...) {
-        std::cerr.rdbuf(saved);
-        throw;
-      }
-      std::cerr.rdbuf(saved);
-    } catch (const std::exception& e) {
-      throw ExportError("the ONNX checker rejected the result: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
-    }
-    try {
-      onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), checkable.inference_options());
-    } catch (const std::exception& e) {
-      throw ExportError("ONNX shape inference failed: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
-    }
-  }
+  validate(conv, options);
   auto specialized = conv.specialization_warnings();
   // If-1 (below opset 11) infers its outputs' shapes from the then-branch alone: shapes written from
   // that would contradict the else-branch at run time. Kept only where If merges both branches.
@@ -149,6 +185,8 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   return stats;
 }
 
+}  // namespace
+
 CheckReport check_model(const std::string& model_path, const ExportOptions& options,
                         const t2o::registry::Registry& registry) {
   if (options.opset < kMinOpset || options.opset > kMaxOpset)
@@ -161,7 +199,7 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& opti
   declare_custom_ops(registry, options.warn);
   torch::jit::Module module;
   try {
-    module = load_torchscript(model_path);
+    module = load_torchscript(model_path, options.lazy_weights);
   } catch (const UnknownCustomOpsError& e) {
     // Nothing else can be checked without loading: the custom ops are the whole answer.
     report.loaded = false;
@@ -192,6 +230,22 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& opti
     drop_raising_branches(prepared.graph, options.warn);
     convert_graph(session);
     report.symbolics_run = true;
+    // A dry run of export to the end: with every op converted, assemble (names, dynamic axes) and let
+    // the checker see the model, so check fails where export would.
+    if (session.failures.empty()) {
+      ConvertedModel conv = assemble(session);
+      try {
+        validate(conv, options);
+      } catch (const ExportError& e) {
+        UnconvertibleOp op;
+        op.op = "(model)";
+        op.reason = "onnx_checker";
+        op.message = e.what();
+        op.count = 1;
+        report.unconvertible_nodes = 0;
+        report.ops.push_back(std::move(op));
+      }
+    }
   }
   report.nodes = session.torch_nodes;
   // Group by op, overload, reason and message; keep the first few locations.

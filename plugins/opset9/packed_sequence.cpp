@@ -10,8 +10,8 @@
 //      first max(lengths) steps when total_length is -1 (pad_packed_sequence without it); then
 //      Where(step < length, x, padding_value) and the Transpose back when batch_first. The lengths
 //      come out as given (int64), as pad_packed_sequence returns them.
-// The steps 0..n-1 of a run-time n are a Range from opset 11; before, the indices of a
-// ConstantOfShape(n) of ones (NonZero).
+// The steps 0..n-1 of a run-time n are a Range where the target has it (forms.hpp's kRange);
+// before, the indices of a ConstantOfShape(n) of ones (NonZero).
 #include <torch2onnx/plugin.hpp>
 
 #include "common/values.hpp"
@@ -29,15 +29,11 @@ Value swap_batch_time(Ctx& ctx, const Value& x, int32_t rank) {
   return ctx.op("Transpose", {x}, {Attr::ints("perm", perm)});
 }
 
-int32_t checked_rank(Ctx& ctx, const Value& x) {
-  int32_t rank = x.rank();
-  if (rank < 2) unsupported(ctx.kind() + ": input of rank " + std::to_string(rank) + " (expected [T, B, *])");
-  return rank;
-}
+int32_t checked_rank(Ctx& ctx, const Value& x) { return (int32_t)known_rank(ctx, x, "input [T, B, *]", 2); }
 
 // 0, 1, ..., n-1 for a 1-element int64 tensor n.
 Value steps_of(Ctx& ctx, const Value& n) {
-  if (ctx.opset() >= 11)
+  if (has(ctx, feature::kRange))
     return ctx.op("Range", {ctx.scalar_i64(0), squeeze(ctx, n, {0}), ctx.scalar_i64(1)});
   int64_t one = 1;
   Value ones = ctx.op("ConstantOfShape", {n}, {Attr::tensor("value", ctx.tensor(T2O_DTYPE_INT64, {1}, &one, sizeof one))});

@@ -182,6 +182,59 @@ TEST(Check, UnreadableModelOrBadUsageExitsTwo) {
   EXPECT_EQ(check({(check_fixtures() / "several_ops.pt").string(), "--bogus"}).exit_code, 2);
 }
 
+// check is a dry run of export's command line: the same words (export's -o and options included) go
+// through both, and they agree on whether the model converts.
+TEST(Check, SameCommandLineAsExportAgreesOnConvertibility) {
+  const fs::path fx = fixture("tiny_cnn");
+  const std::string model = (fx / "model.pt").string();
+  const std::string input = read_meta(fx).at("cli_inputs")[0].get<std::string>();
+  const fs::path out = fresh_out_dir() / "parity.onnx";
+  struct Line {
+    std::vector<std::string> words;
+    bool converts;
+  };
+  const std::vector<Line> lines_to_try = {
+      {{model, "-o", out.string(), "--input", input, "--opset", "13", "--input-names", "image",
+        "--output-names", "logits", "--dynamic-axes", "image=0:batch", "--dynamic-axes", "logits=0:batch",
+        "--enable-pack", "com.microsoft", "--custom-opset", "com.microsoft=1", "--external-data", "-q"},
+       true},
+      // A dynamic axis naming no input or output: export fails at assembly; so must check.
+      {{model, "-o", out.string(), "--input", input, "--dynamic-axes", "no_such_input=0"}, false},
+      // An op that needs a later opset.
+      {{(check_fixtures() / "several_ops.pt").string(), "-o", out.string(), "--input", "float32[1,3,7,7]",
+        "--opset", "9"},
+       false},
+  };
+  for (const auto& line : lines_to_try) {
+    std::vector<std::string> exp = {cli().string(), "export"};
+    exp.insert(exp.end(), line.words.begin(), line.words.end());
+    fs::remove(out);
+    const RunResult e = run(exp);
+    const RunResult c = check(line.words);
+    EXPECT_EQ(e.exit_code == 0, line.converts) << e.describe();
+    EXPECT_EQ(c.exit_code == 0, line.converts) << c.describe();
+    EXPECT_NE(c.exit_code, 3) << c.describe();
+    EXPECT_LT(c.exit_code, 128) << c.describe();
+  }
+  // check writes nothing, even given -o.
+  fs::remove(out);
+  const RunResult c = check(lines_to_try[0].words);
+  EXPECT_EQ(c.exit_code, 0) << c.describe();
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(Check, HelpListsExportsOptions) {
+  const RunResult c = check({"--help"});
+  const RunResult e = run({cli().string(), "export", "--help"});
+  ASSERT_EQ(c.exit_code, 0);
+  ASSERT_EQ(e.exit_code, 0);
+  for (const char* option : {"--dynamic-axes", "--enable-pack", "--custom-opset", "--input-names",
+                             "--operator-export-type", "--load-library", "--plugin-path", "--dynamic-input"}) {
+    EXPECT_NE(c.out.find(option), std::string::npos) << option;
+    EXPECT_NE(e.out.find(option), std::string::npos) << option;
+  }
+}
+
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});

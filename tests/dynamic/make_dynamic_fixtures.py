@@ -109,6 +109,25 @@ def cases():
             y, _ = self.lstm(x)
             return self.fc(y)
 
+    # Size constraints: the second run (every dynamic axis one larger) fails on these; the exporter
+    # must find sizes the model runs at (x2 here) instead of giving up.
+    class EvenSizes(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(12, 12, 3, padding=1)
+
+        def forward(self, x):
+            return nn.functional.pixel_shuffle(self.conv(nn.functional.pixel_unshuffle(x, 2)), 2)
+
+    class Halves(nn.Module):
+        def forward(self, x):
+            a, b = x.chunk(2, dim=1)
+            return a * b + x[:, : a.shape[1]]
+
+    class FixedView(nn.Module):
+        def forward(self, x):
+            return x.view(2, 3, 4).sum(1)
+
     ids = lambda b, t: torch.randint(0, 100, (b, t))
     # name -> (module, method, example inputs, --dynamic-axes, [other-size inputs...], rtol)
     return {
@@ -122,6 +141,11 @@ def cases():
                          [[ids(4, 9)], [ids(2, 23)]], 2e-3),
         "gpt_decoder": (Gpt(), "trace", [ids(1, 16)], ["ids=0:batch,1:seq"],
                         [[ids(4, 9)], [ids(2, 23)]], 2e-3),
+        "even_sizes": (EvenSizes(), "trace", [torch.randn(1, 3, 8, 8)], ["x=0:batch,2:h,3:w"],
+                       [[torch.randn(2, 3, 12, 12)], [torch.randn(3, 3, 6, 10)]], 1e-4),
+        "halves_script": (Halves(), "script", [torch.randn(2, 6, 3)], ["x=0:batch,1:pairs"],
+                          [[torch.randn(3, 10, 3)], [torch.randn(1, 2, 3)]], 1e-5),
+        "fixed_view": (FixedView(), "trace", [torch.randn(2, 12)], ["x=0:batch"], [], 1e-5),
         "lstm_seq": (Lstm(), "trace", [torch.randn(1, 16, 8)], ["x=0:batch,1:seq"],
                      [[torch.randn(3, 9, 8)], [torch.randn(2, 30, 8)]], 1e-4),
     }

@@ -48,8 +48,27 @@ TEST_P(DynamicAxes, MatchesTorchAtOtherSizes) { export_and_run_at_sizes(GetParam
 
 INSTANTIATE_TEST_SUITE_P(Dynamic, DynamicAxes,
                          ::testing::Values("cnn_batch", "size_patterns", "size_patterns_script", "bert_encoder",
-                                           "gpt_decoder", "lstm_seq"),
+                                           "gpt_decoder", "lstm_seq", "even_sizes", "halves_script"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// A model that fixes the size (a traced view to a constant shape) fails at every other size the
+// exporter tries; the one-line error names them.
+TEST(DynamicAxesRefused, FixedSizeModelNamesTheSizesTried) {
+  const fs::path root = work_dir() / "dynamic";
+  fs::create_directories(root);
+  const RunResult made = run({python(), (source_dir() / "tests" / "dynamic" / "make_dynamic_fixtures.py").string(),
+                              root.string(), "fixed_view"});
+  ASSERT_EQ(made.exit_code, 0) << made.describe();
+  const fs::path out = fresh_out_dir() / "fixed_view.onnx";
+  const RunResult r = run({cli().string(), "export", (root / "fixed_view" / "model.pt").string(), "-o", out.string(),
+                           "--input", "float32[2,12]", "--dynamic-axes", "x=0:batch"});
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.describe();
+  for (const char* tried : {"x[3,12]", "x[4,12]"})
+    EXPECT_NE(r.err.find(tried), std::string::npos) << tried << "\n" << r.describe();
+  EXPECT_NE(r.err.find("fails at every size tried"), std::string::npos) << r.describe();
+  EXPECT_FALSE(fs::exists(out));
+}
 
 // Above opset 17, a subset: Reduce*/Split/Pad forms of 18 and Gelu of 20 with dynamic dims.
 class DynamicAxesHighOpset : public ::testing::TestWithParam<std::pair<std::string, int>> {};
