@@ -196,7 +196,7 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
     const at::Tensor* given = i < model_.example_values.size() && model_.example_values[i].sizes().vec() == shapes[i]
                                   ? &model_.example_values[i]
                                   : nullptr;
-    // Integers are ones unless --input-range says otherwise: valid as indices into any non-empty
+    // Integers are ones (integer_fill_) unless --input-range says otherwise: valid as indices into any non-empty
     // dim, and safe as divisors.
     bool integer = at::isIntegralType(st, /*includeBool=*/false) && !at::isQIntType(st);
     at::Tensor t = meta                                 ? at::empty(shapes[i], opts.device(at::kMeta))
@@ -206,7 +206,7 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
                    : st == at::kBool                    ? at::zeros(shapes[i], opts)
                    : integer && options_.input_range    ? at::randint(options_.input_range->first,
                                                                       options_.input_range->second + 1, shapes[i], opts)
-                                                        : at::ones(shapes[i], opts);
+                                                        : at::full(shapes[i], integer_fill_, opts);
     stack.emplace_back(t);
   }
   auto g = model_.graph->copy();
@@ -377,10 +377,11 @@ void ExampleRun::run_all(TypeTable& types, const std::vector<std::vector<int64_t
                       error_reason(e.what()), e.what());
   }
   if (varied != shapes) merge_second_run(types, shapes, varied, plan);
+  bool value_dims_known = merge_value_run(types, shapes);
   // Before anything folds a size: values the runs did not reach get types, and sizes that depend
   // on the branch taken or the number of iterations are marked as varying.
   propagate_unobserved(model_.graph->block(), types);
-  mark_data_dependent_sizes(model_.graph->block(), types);
+  mark_data_dependent_sizes(model_.graph->block(), types, !value_dims_known);
 }
 
 void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
@@ -437,6 +438,42 @@ void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vecto
   for (size_t i = 0; i < specs_.size(); ++i)
     for (const auto& [axis, symbol] : plan.input_symbols[i])
       plan.symbol_of_sizes.emplace(std::make_pair(shapes[i][(size_t)axis], varied[i][(size_t)axis]), symbol);
+}
+
+// Sizes that follow the values of integer inputs (pad_packed_sequence: as many steps as the longest
+// length) are found like dynamic axes: one more run with the integer inputs at 2 instead of 1, and
+// the dims that change are dynamic. Only for graphs holding such ops; if that run fails (e.g. a
+// length of 2 is longer than the input), mark_data_dependent_sizes marks them more coarsely.
+// Returns whether the dims of such ops are known (no such op, or the run succeeded).
+bool ExampleRun::merge_value_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes) {
+  bool needed = false;
+  std::function<void(torch::jit::Block*)> scan = [&](torch::jit::Block* b) {
+    for (auto* n : b->nodes()) {
+      needed |= has_data_dependent_size(n);
+      for (auto* inner : n->blocks()) scan(inner);
+    }
+  };
+  scan(model_.graph->block());
+  if (!needed) return true;
+  // Given example values or an --input-range decide the integers, so another fill would change
+  // nothing: mark_data_dependent_sizes marks such sizes coarsely instead.
+  if (!model_.example_values.empty() || options_.input_range) return false;
+  TypeTable other;
+  integer_fill_ = 2;
+  try {
+    other = run_once(shapes);
+  } catch (const std::exception&) {
+    integer_fill_ = 1;
+    return false;
+  }
+  integer_fill_ = 1;
+  for (auto& [id, info] : types.entries()) {
+    auto it = other.entries().find(id);
+    if (it == other.entries().end() || !it->second.known_rank || it->second.dims.size() != info.dims.size()) continue;
+    for (size_t d = 0; d < info.dims.size(); ++d)
+      if (it->second.dims[d] != info.dims[d]) info.dims[d] = -1;
+  }
+  return true;
 }
 
 namespace {
@@ -571,7 +608,8 @@ bool merge_dims(TensorInfo& into, const TensorInfo* other) {
   return changed;
 }
 
-void mark_sizes(torch::jit::Block* block, TypeTable& types, std::unordered_set<const torch::jit::Value*>& varying) {
+void mark_sizes(torch::jit::Block* block, TypeTable& types, std::unordered_set<const torch::jit::Value*>& varying,
+                bool value_ops) {
   auto settle = [&](torch::jit::Value* out, std::initializer_list<const torch::jit::Value*> sources) {
     TensorInfo* info = types.find(out);
     bool changed = false, inherited = false;
@@ -583,7 +621,7 @@ void mark_sizes(torch::jit::Block* block, TypeTable& types, std::unordered_set<c
   };
   for (auto* node : block->nodes()) {
     if (node->kind() == c10::prim::If) {
-      for (auto* b : node->blocks()) mark_sizes(b, types, varying);
+      for (auto* b : node->blocks()) mark_sizes(b, types, varying, value_ops);
       for (size_t k = 0; k < node->outputs().size(); ++k)
         settle(node->output(k), {node->blocks()[0]->outputs()[k], node->blocks()[1]->outputs()[k]});
       continue;
@@ -592,14 +630,15 @@ void mark_sizes(torch::jit::Block* block, TypeTable& types, std::unordered_set<c
       auto* body = node->blocks()[0];
       for (size_t k = 0; k < node->outputs().size(); ++k)
         settle(body->inputs()[k + 1], {node->input(k + 2), body->outputs()[k + 1]});
-      mark_sizes(body, types, varying);
+      mark_sizes(body, types, varying, value_ops);
       for (size_t k = 0; k < node->outputs().size(); ++k)
         settle(node->output(k), {node->input(k + 2), body->inputs()[k + 1], body->outputs()[k + 1]});
       continue;
     }
-    bool from_varying = false;
+    // An op whose sizes follow its input values, when merge_value_run could not tell which dims.
+    bool from_varying = value_ops && has_data_dependent_size(node);
     for (auto* in : node->inputs()) from_varying |= varying.count(in) > 0;
-    for (auto* b : node->blocks()) mark_sizes(b, types, varying);
+    for (auto* b : node->blocks()) mark_sizes(b, types, varying, value_ops);
     if (!from_varying) continue;
     // Computed from a value whose size depends on the data: its own sizes may too.
     for (auto* out : node->outputs()) {
@@ -612,9 +651,9 @@ void mark_sizes(torch::jit::Block* block, TypeTable& types, std::unordered_set<c
 
 }  // namespace
 
-void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types) {
+void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types, bool value_ops) {
   std::unordered_set<const torch::jit::Value*> varying;
-  mark_sizes(block, types, varying);
+  mark_sizes(block, types, varying, value_ops);
 }
 
 }  // namespace t2o::core

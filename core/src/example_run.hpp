@@ -43,12 +43,14 @@ class ExampleRun {
                std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
   void merge_second_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
                         std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
+  bool merge_value_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes);
   TypeTable run_once(const std::vector<std::vector<int64_t>>& shapes);
   TypeTable run_on(const std::vector<std::vector<int64_t>>& shapes, bool meta);
 
   const ExportOptions& options_;
   PreparedModel& model_;
   std::vector<InputSpec> specs_;
+  int64_t integer_fill_ = 1;  // the value of integer example inputs (merge_value_run uses 2)
   // More shapes to try for the second run when the model fails at the first choice (sizes that must
   // stay divisible, sum to something, ...): every dynamic axis x2, +its power-of-two factor, -1, /2.
   std::vector<std::vector<std::vector<int64_t>>> other_sizes_;
@@ -60,7 +62,9 @@ void propagate_unobserved(torch::jit::Block* block, TypeTable& types);
 
 // Sizes that depend on the data: an if's results whose branches give other sizes, a loop's carried
 // values whose sizes change between iterations, and everything computed from them, get -1 dims.
-void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types);
+// value_ops: also everything computed from an op whose sizes follow tensor values
+// (has_data_dependent_size) when no run told which of its dims vary.
+void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types, bool value_ops = false);
 
 }  // namespace t2o::core
 

@@ -64,6 +64,18 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     unfuse_fake_quantizers(module);
     // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
     out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);
+    // Freezing keeps attributes it cannot prove unwritten: an in-place op on a fresh tensor (a traced
+    // pack_padded_sequence(enforce_sorted=False) scatters into empty_like) leaves an LSTM's weights
+    // as attributes. With calls inlined and such ops made functional, the attributes forward()
+    // does not write freeze (those it writes stay, and are refused below).
+    if (out.module.get_method("forward").graph()->inputs()[0]->hasUses()) {
+      for (const auto& submodule : module.modules())
+        for (const auto& method : submodule.get_methods()) {
+          torch::jit::Inline(*method.graph());  // calls make every argument escape: no rewrite
+          torch::jit::RemoveTensorMutation(method.graph());
+        }
+      out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);
+    }
   } catch (const std::exception& e) {
     throw ExportError(path + ": freezing the module failed: " + error_reason(e.what()), e.what());
   }
@@ -102,6 +114,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     }
     if (keep_some_tuples) torch::jit::LowerSimpleTuples(graph);
     else torch::jit::LowerAllTuples(graph);
+    lower_packed_sequences(graph);
     thread_list_mutation(graph);
     unpack_quantized_params(graph);
     torch::jit::EliminateDeadCode(graph);
@@ -113,7 +126,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
   // After freezing, self is unused: drop it so graph inputs are forward()'s arguments.
   if (!graph->inputs().empty() && graph->inputs()[0]->type()->cast<c10::ClassType>()) {
     if (graph->inputs()[0]->hasUses())
-      throw ExportError(path + ": forward() still reads module state after freezing (unsupported attribute use)");
+      throw ExportError(path + ": " + module_state_error(out.module));
     graph->eraseInput(0);
   }
   out.graph = graph;

@@ -13,6 +13,8 @@
 //   4. functionalize_view_writes  in-place writes into views become slice_scatter/select_scatter
 //   5. remove_assertions        ifs that only raise (scripted asserts)
 //   6. lower tuples             all of them, or only the simple ones where control flow stays
+//      lower_packed_sequences  pack_padded_sequence -> RNN -> pad_packed_sequence as padded
+//                               tensors plus lengths (packed_sequences.cpp)
 //   7. thread_list_mutation     lists mutated inside if/loop blocks become values the blocks return
 //      (in 3, before libtorch's tensor mutation removal: thread_tensor_mutation, the same for
 //      tensors written in place inside if/loop blocks, index_put_, index_add_, ... becoming their
@@ -65,6 +67,16 @@ void remove_assertions(const std::shared_ptr<torch::jit::Graph>& graph);  // sta
 // variant of LLaMA's RMSNorm) becomes t2o::rms_norm(x, w?, eps, axis); the new value gets the
 // replaced one's recorded type. Returns how many were fused (rms_norm_pattern.cpp).
 int fuse_rms_norm(const std::shared_ptr<torch::jit::Graph>& graph, TypeTable& types);
+
+// Packed sequences as t2o:: ops over padded time-major tensors and lengths; refuses other uses of a
+// PackedSequence (packed_sequences.cpp). has_data_dependent_size: the op's result sizes depend on
+// tensor values (pad_packed_sequence without total_length), for mark_data_dependent_sizes.
+void lower_packed_sequences(const std::shared_ptr<torch::jit::Graph>& graph);
+bool has_data_dependent_size(const torch::jit::Node* node);
+
+// Why the frozen module's forward() still uses self, as one line: the attribute forward() changes
+// at run time (assigned or written in place), its module and where (module_state.cpp).
+std::string module_state_error(const torch::jit::Module& frozen);
 
 }  // namespace t2o::core
 

@@ -34,13 +34,28 @@ bool all_static(const TensorInfo& info) {
   return true;
 }
 
+// Whether a node changes something outside itself other than by raising: side effects, module
+// attributes assigned (prim::SetAttr) or inputs written in place (`self.total.add_(x)`), also in
+// nested blocks. Those must reach the module-state check, not vanish with an assertion.
+bool changes_state(torch::jit::Node* n) {
+  if (n->kind() == c10::prim::RaiseException) return false;
+  if (n->hasSideEffects() || n->kind() == c10::prim::SetAttr) return true;
+  if (const auto* schema = n->maybeSchema())
+    for (const auto& arg : schema->arguments())
+      if (arg.alias_info() && arg.alias_info()->isWrite()) return true;
+  for (auto* block : n->blocks())
+    for (auto* inner : block->nodes())
+      if (changes_state(inner)) return true;
+  return false;
+}
+
 // An If with no results whose blocks do nothing but raise (a TorchScript assertion, often with the
 // message it formats) says nothing ONNX can run.
 bool is_assertion(torch::jit::Node* node) {
   if (node->kind() != c10::prim::If || !node->outputs().empty()) return false;
   for (auto* block : node->blocks())
     for (auto* n : block->nodes())
-      if (n->kind() != c10::prim::RaiseException && n->hasSideEffects()) return false;
+      if (changes_state(n)) return false;
   return true;
 }
 

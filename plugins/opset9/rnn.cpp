@@ -8,6 +8,14 @@
 // n = tanh(W_in x + b_in + r * (W_hn h + b_hn))). Weights computed at run time (a functional
 // call with tensors as inputs) get the same re-layout as Slice/Concat nodes.
 // batch_first is a Transpose on each side: ORT's CPU kernels do not implement layout=1 (opset 14).
+//
+// Packed sequences: core/src/packed_sequences.cpp turns aten::lstm.data & co. (a PackedSequence's
+// data and batch_sizes) into t2o::packed_lstm / packed_gru / packed_rnn_tanh / packed_rnn_relu
+//   (Tensor input, Tensor lengths, hx, Tensor[] params, bool has_biases, int num_layers,
+//    float dropout, bool train, bool bidirectional)
+// over the padded time-major input [T, B, I] and the int64 lengths [B]: the lengths are the ONNX
+// node's sequence_lens (int32), so each sequence stops at its length in both directions and h_n/c_n
+// are its state there, as PyTorch's packed run gives.
 #include <torch2onnx/plugin.hpp>
 
 #include "common/host_tensor.hpp"
@@ -115,16 +123,21 @@ Value merge_directions(Ctx& ctx, const Value& y, int64_t dirs) {
   return ctx.op("Reshape", {t, ctx.const_i64({0, 0, -1})});
 }
 
-void convert(Ctx& ctx, Cell cell) {
+void convert(Ctx& ctx, Cell cell, bool packed) {
   const CellInfo ci = info(cell);
   bool lstm = cell == Cell::Lstm;
   // lstm(input, Tensor[] hx, Tensor[] params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
   // gru/rnn_*(input, Tensor hx, Tensor[] params, ...same)
-  // The .data overloads (packed sequences) have a batch_sizes tensor where hx / params are.
+  // t2o::packed_*(input, lengths, hx, params, has_biases, num_layers, dropout, train, bidirectional)
+  // The aten .data overloads (packed sequences) have a batch_sizes tensor where hx / params are;
+  // the core rewrites them into the t2o:: ops, so meeting one here means a use it did not know.
   if (ctx.num_inputs() != 9) unsupported(ctx.kind() + ": overload with " + std::to_string(ctx.num_inputs()) + " inputs");
-  Value x = ctx.input(0), hx = ctx.input(1), params_v = ctx.input(2);
-  if ((lstm && hx.kind() == T2O_KIND_TENSOR) || (!lstm && params_v.kind() == T2O_KIND_TENSOR))
-    unsupported(ctx.kind() + ": packed sequences (PackedSequence input)");
+  int32_t shift = packed ? 1 : 0;
+  Value x = ctx.input(0), hx = ctx.input(1 + shift), params_v = ctx.input(2 + shift);
+  if (!packed && ((lstm && hx.kind() == T2O_KIND_TENSOR) || (!lstm && params_v.kind() == T2O_KIND_TENSOR)))
+    unsupported(ctx.kind() + ": packed sequences (PackedSequence input) outside pack_padded_sequence");
+  // ONNX's sequence_lens is int32.
+  Value sequence_lens = packed ? cast_to(ctx, ctx.as_onnx(ctx.input(1)), T2O_DTYPE_INT32) : Value();
   // Frozen modules hold their flat weights (and constant initial states) as Tensor[] constants.
   for (auto* arg : {lstm ? "hx" : "", "params"}) {
     Value v = std::string(arg) == "hx" ? hx : params_v;
@@ -132,12 +145,12 @@ void convert(Ctx& ctx, Cell cell) {
       unsupported(ctx.kind() + ": argument '" + arg + "' is not a list the exporter can read (kind " +
                   std::to_string((int)v.kind()) + "; a Tensor[] constant needs host support)");
   }
-  bool has_biases = ctx.input(3).to_bool();
-  int64_t layers = ctx.input(4).to_int();
-  double dropout = ctx.input(5).to_float();
-  bool train = ctx.input(6).to_bool();
-  bool bidirectional = ctx.input(7).to_bool();
-  bool batch_first = ctx.input(8).to_bool();
+  bool has_biases = ctx.input(3 + shift).to_bool();
+  int64_t layers = ctx.input(4 + shift).to_int();
+  double dropout = ctx.input(5 + shift).to_float();
+  bool train = ctx.input(6 + shift).to_bool();
+  bool bidirectional = ctx.input(7 + shift).to_bool();
+  bool batch_first = !packed && ctx.input(8).to_bool();  // packed inputs are time-major
   if (train && dropout > 0 && layers > 1)
     unsupported(ctx.kind() + ": dropout=" + std::to_string(dropout) + " in training mode");
   int64_t dirs = bidirectional ? 2 : 1;
@@ -169,7 +182,7 @@ void convert(Ctx& ctx, Cell cell) {
   std::vector<Value> hs, cs;
   for (int64_t l = 0; l < layers; ++l) {
     LayerWeights lw = layer_weights(ctx, params, per_dir * (size_t)(dirs * l), dirs, has_biases, ci, hidden);
-    std::vector<Value> in{seq, lw.W, lw.R, lw.B, Value(), layer_state(ctx, h0, l, dirs, layers)};
+    std::vector<Value> in{seq, lw.W, lw.R, lw.B, sequence_lens, layer_state(ctx, h0, l, dirs, layers)};
     if (lstm) in.push_back(layer_state(ctx, c0, l, dirs, layers));
     while (!in.back().valid()) in.pop_back();  // trailing omitted optional inputs
     std::vector<Attr> attrs{Attr::i("hidden_size", hidden)};
@@ -238,7 +251,11 @@ T2O_SYMBOLIC("aten::lstm_cell", 9) { convert_cell(ctx, Cell::Lstm); }
 T2O_SYMBOLIC("aten::gru_cell", 9) { convert_cell(ctx, Cell::Gru); }
 T2O_SYMBOLIC("aten::rnn_tanh_cell", 9) { convert_cell(ctx, Cell::RnnTanh); }
 T2O_SYMBOLIC("aten::rnn_relu_cell", 9) { convert_cell(ctx, Cell::RnnRelu); }
-T2O_SYMBOLIC("aten::lstm", 9) { convert(ctx, Cell::Lstm); }
-T2O_SYMBOLIC("aten::gru", 9) { convert(ctx, Cell::Gru); }
-T2O_SYMBOLIC("aten::rnn_tanh", 9) { convert(ctx, Cell::RnnTanh); }
-T2O_SYMBOLIC("aten::rnn_relu", 9) { convert(ctx, Cell::RnnRelu); }
+T2O_SYMBOLIC("aten::lstm", 9) { convert(ctx, Cell::Lstm, false); }
+T2O_SYMBOLIC("aten::gru", 9) { convert(ctx, Cell::Gru, false); }
+T2O_SYMBOLIC("aten::rnn_tanh", 9) { convert(ctx, Cell::RnnTanh, false); }
+T2O_SYMBOLIC("aten::rnn_relu", 9) { convert(ctx, Cell::RnnRelu, false); }
+T2O_SYMBOLIC("t2o::packed_lstm", 9) { convert(ctx, Cell::Lstm, true); }
+T2O_SYMBOLIC("t2o::packed_gru", 9) { convert(ctx, Cell::Gru, true); }
+T2O_SYMBOLIC("t2o::packed_rnn_tanh", 9) { convert(ctx, Cell::RnnTanh, true); }
+T2O_SYMBOLIC("t2o::packed_rnn_relu", 9) { convert(ctx, Cell::RnnRelu, true); }
