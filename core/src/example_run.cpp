@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <unordered_map>
+#include <set>
 #include <unordered_set>
 #include <iostream>
 
@@ -649,11 +650,52 @@ void mark_sizes(torch::jit::Block* block, TypeTable& types, std::unordered_set<c
   }
 }
 
+// Ops whose result length (dim 0) depends on their inputs' values.
+bool data_dependent_length(const torch::jit::Node* node) {
+  static const std::unordered_set<std::string> kinds = {
+      "aten::nonzero", "aten::nonzero_numpy", "aten::masked_select", "aten::unique", "aten::_unique",
+      "aten::_unique2", "aten::unique_dim", "aten::unique_consecutive", "torchvision::nms"};
+  const std::string kind = node->kind().toQualString();
+  return kinds.count(kind) > 0 || (kind == "aten::where" && node->inputs().size() == 1);
+}
+
+// The lengths of data-dependent results (nonzero, where(cond), nms, unique …) are dynamic even when
+// both example runs happened to agree on them (a feature level that receives no box, or as many, in
+// either run), and so is dim 0 of every value computed from them whose dim 0 equals one of those
+// lengths (boxes[keep], rois of a level, their RoIAlign features …). Dims elsewhere are kept: the
+// lengths travel along dim 0 in the models that have them, and marking every dim would lose the
+// static sizes that symbolics need (unbind's count, channel counts).
+void mark_counted(torch::jit::Block* block, TypeTable& types,
+                  std::unordered_map<const torch::jit::Value*, std::set<int64_t>>& counted) {
+  for (auto* node : block->nodes()) {
+    for (auto* b : node->blocks()) mark_counted(b, types, counted);
+    std::set<int64_t> lengths;
+    for (auto* in : node->inputs()) {
+      auto it = counted.find(in);
+      if (it != counted.end()) lengths.insert(it->second.begin(), it->second.end());
+    }
+    const bool source = data_dependent_length(node);
+    if (!source && lengths.empty()) continue;
+    // Non-tensor results (lists of indices, sizes read from a counted tensor) carry the lengths on.
+    for (auto* out : node->outputs()) {
+      std::set<int64_t> carried = lengths;
+      TensorInfo* info = types.find(out);
+      if (info && info->known_rank && !info->dims.empty()) {
+        if (source && info->dims[0] >= 0) carried.insert(info->dims[0]);
+        if (source || carried.count(info->dims[0])) info->dims[0] = -1;
+      }
+      counted[out] = std::move(carried);
+    }
+  }
+}
+
 }  // namespace
 
 void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types, bool value_ops) {
   std::unordered_set<const torch::jit::Value*> varying;
   mark_sizes(block, types, varying, value_ops);
+  std::unordered_map<const torch::jit::Value*, std::set<int64_t>> counted;
+  mark_counted(block, types, counted);
 }
 
 }  // namespace t2o::core

@@ -44,10 +44,14 @@ torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights) 
   try {
     // (The archive keeps no "wrapped number" flag on traced Python numbers at all: prepare()
     // restores them, see unwrap_number_constants.)
-    if (!lazy_weights || !lazy_weights::enabled()) return torch::jit::load(path);
-    auto reader = std::make_shared<lazy_weights::Reader>(path);
-    lazy_weights::LoadScope large_records_stay_in_the_file;
-    return torch::jit::load(reader);
+    auto load = [&path, lazy_weights] {
+      if (!lazy_weights || !lazy_weights::enabled()) return torch::jit::load(path);
+      auto reader = std::make_shared<lazy_weights::Reader>(path);
+      lazy_weights::LoadScope large_records_stay_in_the_file;
+      return torch::jit::load(reader);
+    };
+    torch::jit::Module module = load();
+    return engine_for_3d_convs(module) ? load() : module;
   } catch (const std::exception& e) {
     // The loader stops at the first op it doesn't know: name every unknown custom op at once.
     std::vector<CustomOpUse> unknown;

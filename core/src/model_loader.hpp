@@ -40,6 +40,9 @@ void functionalize_view_writes(const std::shared_ptr<torch::jit::Graph>& graph);
 void unpack_quantized_params(const std::shared_ptr<torch::jit::Graph>& graph);
 // Before loading: the quantized engine that packs the most (FBGEMM, else QNNPACK).
 void choose_quantized_engine();
+// After loading: true when the model holds 3-d quantized convolutions that the current engine
+// (QNNPACK) cannot unpack; the engine is then switched to oneDNN and the model must be loaded again.
+bool engine_for_3d_convs(const torch::jit::Module& module);
 // Before freezing: QAT fake quantizers with their observer off become plain fake-quantize calls.
 void unfuse_fake_quantizers(const torch::jit::Module& module);
 

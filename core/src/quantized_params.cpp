@@ -313,6 +313,25 @@ void choose_quantized_engine() {
   });
 }
 
+bool engine_for_3d_convs(const torch::jit::Module& module) {
+  // QNNPACK packs 3-d quantized convolutions but cannot unpack them (nor save them), and the prepare
+  // step reads their weights back: a model holding them is loaded again under oneDNN, which can.
+  // (Such a model was saved under FBGEMM or oneDNN in the first place.)
+  if (at::globalContext().qEngine() != at::QEngine::QNNPACK) return false;
+  const auto& engines = at::globalContext().supportedQEngines();
+  if (std::find(engines.begin(), engines.end(), at::QEngine::ONEDNN) == engines.end()) return false;
+  for (const auto& sub : module.modules())
+    for (const auto& attr : sub.named_attributes(/*recurse=*/false)) {
+      if (!attr.value.isObject()) continue;
+      const auto& name = attr.value.toObjectRef().type()->name();
+      if (name && name->qualifiedName() == kConv3dParams) {
+        at::globalContext().setQEngine(at::QEngine::ONEDNN);
+        return true;
+      }
+    }
+  return false;
+}
+
 void unfuse_fake_quantizers(const torch::jit::Module& module) {
   // torch.ao's default QAT fake quantizer (FusedMovingAvgObsFakeQuantize) calls
   // aten::fused_moving_avg_obs_fake_quant, which may update the observer's statistics and the scale

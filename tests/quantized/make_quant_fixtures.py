@@ -5,7 +5,8 @@
     /usr/bin/python3 tests/quantized/make_quant_fixtures.py --list
 
 Writes OUT_DIR/NAME/: model.pt, input_K.bin, expected_K.bin and meta.json as
-tests/quantized/compare_quant.js reads it. The quantization engine is qnnpack.
+tests/quantized/compare_quant.js reads it. The quantization engine is qnnpack (oneDNN for the
+3-d convolutions, which qnnpack cannot save).
 
   tv_<model>   torchvision's quantizable <model> (random weights, BatchNorm statistics randomized),
                fused, post-training static quantization calibrated on random images, converted,
@@ -15,6 +16,7 @@ tests/quantized/compare_quant.js reads it. The quantization engine is qnnpack.
                QuantizeLinear/DequantizeLinear)
   qat_fused    the same with torch.ao's default QAT qconfig (FusedMovingAvgObsFakeQuantize)
   dyn_lstm     dynamically quantized LSTM + Linear (torch.ao.quantization.quantize_dynamic)
+  dyn_gru      dynamically quantized 2-layer bidirectional GRU (batch first) + Linear, with an initial state
   dyn_linear   dynamically quantized Linear stack
 
 Tolerance ("atol" in meta.json): a few quantization steps of the model's last quantized tensor
@@ -46,7 +48,7 @@ MODELS = {
     "tv_googlenet": ("googlenet", 64, "trace", {"aux_logits": False, "init_weights": True}),
     "tv_inception_v3": ("inception_v3", 80, "trace", {"aux_logits": False, "init_weights": True}),
 }
-OTHER = ["qat", "qat_fused", "dyn_lstm", "dyn_linear"]
+OTHER = ["qat", "qat_fused", "dyn_lstm", "dyn_gru", "dyn_linear"]
 
 # Op-level cases: name -> (body factory, input shapes, require, int8 weights, options). The body is
 # wrapped between QuantStubs and a DeQuantStub, quantized in eager mode (qnnpack qconfig, or per-channel
@@ -160,6 +162,12 @@ def _define_ops():
     _op("conv2d", lambda: nn.Conv2d(3, 8, 3, stride=2, padding=1, dilation=1), [(1, 3, 16, 16)], {**qdq, "Conv": 1}, True)
     _op("conv2d_relu", lambda: nn.Sequential(nn.Conv2d(3, 8, 3, padding=2, dilation=2), nn.ReLU()), [(1, 3, 12, 12)],
         {**qdq, "Conv": 1, "Relu": 1}, True, fuse=[["0", "1"]])
+    # QNNPACK cannot save (unpack) 3-d quantized convolutions: made under oneDNN, which the exporter
+    # then loads them with.
+    _op("conv3d", lambda: nn.Conv3d(3, 6, 3, stride=(1, 2, 2), padding=1), [(1, 3, 6, 8, 8)], {**qdq, "Conv": 1}, True,
+        engine="onednn")
+    _op("conv3d_relu", lambda: nn.Sequential(nn.Conv3d(2, 4, (1, 3, 3)), nn.ReLU()), [(1, 2, 4, 7, 7)],
+        {**qdq, "Conv": 1, "Relu": 1}, True, fuse=[["0", "1"]], engine="onednn")
     _op("conv_transpose2d", lambda: nn.ConvTranspose2d(4, 3, 3, stride=2, padding=1, output_padding=1), img,
         {**qdq, "ConvTranspose": 1}, True)
     _op("conv2d_per_channel", lambda: nn.Conv2d(3, 8, 3, padding=1), [(1, 3, 10, 10)], {**qdq, "Conv": 1}, True,
@@ -239,6 +247,8 @@ def op_model(name):
         def forward(self, x, y):
             return self.dequant(self.body(self.quant_x(x), self.quant_y(y)))
 
+    if options.get("engine"):
+        torch.backends.quantized.engine = options["engine"]
     body = factory()
     model = (Wrap1(body) if len(shapes) == 1 else Wrap2(body)).eval()
     if options.get("fuse"):
@@ -370,6 +380,16 @@ def dynamic_model(name):
             y, _ = self.lstm(x)
             return self.fc(y)
 
+    class Gru(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gru = nn.GRU(8, 12, num_layers=2, batch_first=True, bidirectional=True)
+            self.fc = nn.Linear(24, 4)
+
+        def forward(self, x, h0):
+            y, h = self.gru(x, h0)
+            return self.fc(y), h
+
     class Mlp(nn.Module):
         def __init__(self):
             super().__init__()
@@ -380,19 +400,25 @@ def dynamic_model(name):
             return self.fc2(torch.relu(self.fc1(x)))
 
     torch.manual_seed(9)
-    float_model = (Lstm() if name == "dyn_lstm" else Mlp()).eval()
-    types = {nn.LSTM, nn.Linear} if name == "dyn_lstm" else {nn.Linear}
+    float_model = {"dyn_lstm": Lstm, "dyn_gru": Gru, "dyn_linear": Mlp}[name]().eval()
+    types = {"dyn_lstm": {nn.LSTM, nn.Linear}, "dyn_gru": {nn.GRU, nn.Linear}, "dyn_linear": {nn.Linear}}[name]
     model = torch.ao.quantization.quantize_dynamic(float_model, types, dtype=torch.qint8)
     gen = torch.Generator().manual_seed(4)
-    x = torch.randn(2, 5, 8, generator=gen) if name == "dyn_lstm" else torch.randn(3, 32, generator=gen)
-    saved = torch.jit.trace(model, x)
+    if name == "dyn_lstm":
+        inputs = [torch.randn(2, 5, 8, generator=gen)]
+    elif name == "dyn_gru":
+        inputs = [torch.randn(3, 6, 8, generator=gen), torch.randn(4, 3, 12, generator=gen) * 0.5]
+    else:
+        inputs = [torch.randn(3, 32, generator=gen)]
+    saved = torch.jit.trace(model, tuple(inputs))
     # Dynamic quantization picks each activation's scale from its range at run time: a step of the
     # output is about its range / 255.
     with torch.no_grad():
-        y = model(x)
+        y = model(*inputs)
+    y = y[0] if isinstance(y, tuple) else y
     out_scale = float(y.max() - y.min()) / 255
     require = {"DynamicQuantizeLinear": 1, "DequantizeLinear": 2}
-    return saved, [x], out_scale, require, True
+    return saved, inputs, out_scale, require, True
 
 
 def build(name):

@@ -63,7 +63,8 @@ std::string case_name(const ::testing::TestParamInfo<QuantCase>& info) {
 
 // Op-level cases (make_quant_fixtures.py OPS): every form at 10 (QuantizeLinear's first opset),
 // 13 (per-channel axis, Clip on uint8) and 17 (LayerNormalization); per-channel ones from 13.
-const char* const kOps[] = {"op_quantize_dequantize", "op_conv1d", "op_conv2d", "op_conv2d_relu",
+const char* const kOps[] = {"op_quantize_dequantize", "op_conv1d", "op_conv2d", "op_conv2d_relu", "op_conv3d",
+                            "op_conv3d_relu",
                             "op_conv_transpose2d", "op_linear", "op_linear_relu", "op_linear_3d",
                             "op_add", "op_add_relu", "op_mul", "op_cat", "op_hardswish", "op_leaky_relu",
                             "op_elu", "op_sigmoid", "op_relu6", "op_batch_norm2d", "op_batch_norm2d_relu",
@@ -73,7 +74,7 @@ const char* const kPerChannelOps[] = {"op_conv2d_per_channel", "op_linear_per_ch
                                       "op_fake_quant_channel", "op_fake_quant_0_127"};
 // opset 10 does not have DynamicQuantizeLinear (11) or HardSwish (14, decomposed below).
 const char* const kModels[] = {"tv_resnet18", "tv_resnet18_script", "tv_mobilenet_v2", "tv_shufflenet_v2_x1_0",
-                               "qat", "qat_fused", "dyn_linear", "dyn_lstm"};
+                               "qat", "qat_fused", "dyn_linear", "dyn_lstm", "dyn_gru"};
 
 std::vector<QuantCase> op_cases() {
   std::vector<QuantCase> v;
@@ -98,6 +99,8 @@ std::vector<QuantCase> model_cases() {
   for (const char* m : kModels) v.push_back({m, 17, ""});
   v.push_back({"tv_resnet18", 13, ""});
   v.push_back({"qat", 13, ""});
+  v.push_back({"dyn_gru", 11, ""});  // DynamicQuantizeLinear's first opset
+  v.push_back({"dyn_gru", 10, "needs --opset 11"});
   return v;
 }
 

@@ -1,7 +1,8 @@
 # (Named torchvision_ops, not torchvision: a family module must not shadow the torchvision package.)
 # torchvision's C++ ops (plugins/torchvision): nms (NonMaxSuppression from 10), roi_align
 # (RoiAlign from 10; aligned=True / half_pixel from 16), roi_pool (MaxRoiPool), ps_roi_align
-# (RoiAlign half_pixel + a gather of the position-sensitive bins, from 16). deform_conv2d needs
+# (RoiAlign half_pixel + a gather of the position-sensitive bins, from 16), ps_roi_pool (bin means
+# from an integral image, from 11: CumSum). deform_conv2d needs
 # opset 19 (tests/detection checks the refusal below it).
 import torch
 import torchvision
@@ -57,6 +58,16 @@ CASES = [
          [image(channels=12), rois(5, 2, 40.0)], opsets=(16, 17)),
     case("ps_roi_align_adaptive", Fn(lambda x, r: torchvision.ops.ps_roi_align(x, r, (2, 2), 0.5, -1)),
          [image(channels=8), rois(5, 2, 40.0)], opsets=(16,)),
+    # Corners that scale to exact halves (round half away from zero: 0.5 -> 1, 2.5 -> 3, not to even),
+    # rois past the image's edges (bins clamped, some empty) and degenerate ones.
+    case("ps_roi_pool", Fn(lambda x, r: torchvision.ops.ps_roi_pool(x, r, (2, 3), 0.5)),
+         [image(channels=12), rois(6, 2, 40.0)], opsets=(11, 17)),
+    case("ps_roi_pool_edges", Fn(lambda x, r: torchvision.ops.ps_roi_pool(x, r, (3, 3), 0.5)),
+         [image(channels=18, h=9, w=11),
+          torch.tensor([[0.0, 1.0, 5.0, 9.0, 13.0], [1.0, -6.0, -3.0, 30.0, 25.0], [0.0, 18.0, 14.0, 40.0, 40.0],
+                        [1.0, 3.0, 3.0, 3.0, 3.0], [0.0, 7.0, 2.0, 6.0, 1.0]])], opsets=(11,)),
+    case("ps_roi_pool_float64", Fn(lambda x, r: torchvision.ops.ps_roi_pool(x, r, 2, 0.25)),
+         [image(channels=8, h=12, w=10).double(), rois(4, 2, 40.0).double()], opsets=(11,)),
 ]
 
 # Ops the detection models need besides torchvision's (plugins/opset9).
