@@ -11,6 +11,9 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
+#include <string>
+#include <utility>
 #include <unordered_set>
 
 namespace t2o::core {
@@ -50,6 +53,76 @@ void unwrap_number_constants(torch::jit::Block* block) {
   }
 }
 
+
+// The attribute a chain of prim::GetAttr from forward()'s `self` reads (self.emb.weight), or
+// nullopt when `value` is not such a read.
+std::optional<std::pair<c10::intrusive_ptr<c10::ivalue::Object>, std::string>> attribute_read(
+    torch::jit::Value* value, const torch::jit::Module& module) {
+  torch::jit::Node* node = value->node();
+  if (node->kind() != c10::prim::GetAttr) return std::nullopt;
+  torch::jit::Value* owner = node->input(0);
+  c10::intrusive_ptr<c10::ivalue::Object> object;
+  if (owner == owner->owningGraph()->inputs().at(0)) {
+    object = module._ivalue();
+  } else {
+    auto outer = attribute_read(owner, module);
+    if (!outer) return std::nullopt;
+    c10::IValue held = outer->first->getAttr(outer->second);
+    if (!held.isObject()) return std::nullopt;
+    object = held.toObject();
+  }
+  return std::make_pair(object, node->s(c10::attr::name));
+}
+
+// nn.Embedding(max_norm=...) renormalizes the looked-up rows of its weight in place
+// (aten::embedding_renorm_ on weight.detach()), so freezing leaves that weight a module attribute.
+// Read it as a constant and make the renorm functional (aten::embedding_renorm): the reads after
+// it see the renormed weight. Renorming is idempotent, so every call of the exported model gives
+// what PyTorch gives. Top-level nodes only.
+void functionalize_embedding_renorm(const std::shared_ptr<torch::jit::Graph>& graph,
+                                    const torch::jit::Module& module) {
+  static const auto renorm_ = c10::Symbol::fromQualString("aten::embedding_renorm_");
+  static const auto renorm = c10::Symbol::fromQualString("aten::embedding_renorm");
+  std::vector<torch::jit::Node*> renorms;
+  for (auto* n : graph->nodes())
+    if (n->kind() == renorm_) renorms.push_back(n);
+  for (auto* n : renorms) {
+    torch::jit::Value* root = n->input(0);
+    while (root->node()->kind() == c10::aten::detach || root->node()->kind() == c10::aten::alias)
+      root = root->node()->input(0);
+    auto attr = attribute_read(root, module);
+    if (!attr) continue;
+    // Every read of that attribute becomes one constant at the top of the graph.
+    torch::jit::Value* weight = nullptr;
+    {
+      torch::jit::WithInsertPoint top(*graph->nodes().begin());
+      weight = graph->insertConstant(attr->first->getAttr(attr->second).toTensor());
+    }
+    std::vector<torch::jit::Node*> reads;
+    for (auto* m : graph->nodes()) {
+      if (m->kind() != c10::prim::GetAttr) continue;
+      auto other = attribute_read(m->output(), module);
+      if (other && other->first.get() == attr->first.get() && other->second == attr->second) reads.push_back(m);
+    }
+    for (auto* m : reads) m->output()->replaceAllUsesWith(weight);
+    // Which values alias the weight: the constant and the detach/alias chain the renorm wrote to.
+    std::unordered_set<torch::jit::Value*> aliases{weight};
+    for (torch::jit::Value* v = n->input(0); v != weight; v = v->node()->input(0)) aliases.insert(v);
+    torch::jit::WithInsertPoint after(n->next());
+    auto* functional = graph->insertNode(graph->create(renorm, n->inputs(), 1));
+    functional->copyMetadata(n);
+    functional->output()->setType(n->output()->type());
+    n->output()->replaceAllUsesWith(functional->output());
+    for (auto* v : aliases) {
+      auto uses = v->uses();
+      for (const auto& use : uses)
+        if (use.user != functional && functional->isBefore(use.user))
+          use.user->replaceInput(use.offset, functional->output());
+    }
+    n->destroy();
+  }
+}
+
 }  // namespace
 
 PreparedModel prepare(torch::jit::Module module, const std::string& path) {
@@ -76,6 +149,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
   auto graph = method.graph()->copy();
   try {
     torch::jit::Inline(*graph);
+    functionalize_embedding_renorm(graph, out.module);
     torch::jit::RemoveListMutation(graph);
     torch::jit::RemoveTensorMutation(graph);
     // Full constant propagation: also resolves `if x is None` branches on arguments frozen to None.
