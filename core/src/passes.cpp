@@ -96,7 +96,8 @@ void functionalize_embedding_renorm(const std::shared_ptr<torch::jit::Graph>& gr
     torch::jit::Value* weight = nullptr;
     {
       torch::jit::WithInsertPoint top(*graph->nodes().begin());
-      weight = graph->insertConstant(attr->first->getAttr(attr->second).toTensor());
+      // (detached: a constant tensor may not require grad)
+      weight = graph->insertConstant(attr->first->getAttr(attr->second).toTensor().detach());
     }
     std::vector<torch::jit::Node*> reads;
     for (auto* m : graph->nodes()) {
