@@ -419,6 +419,36 @@ def bench_model(name, a, log):
         ours["peak_rss_kib"] = max(ours["rss_kib"]) if ours["rss_kib"] else None
         res["ours"] = ours
 
+    # (a') ours in-process: the library call alone (torch2onnx/torch2onnx.hpp's export_module), timed inside
+    # a C++ process that has already loaded libtorch, the packs and the model (examples/embed's program,
+    # built in the tree as build/bin/embed_export), like theirs' export_s; best of N fresh processes.
+    if not a.skip_ours and not a.skip_inproc:
+        od = os.path.join(wd, "out", "inproc", name)
+        ip = {"ok": False, "times": []}
+        cmd = [a.embed, pt, os.path.join(od, "model.onnx"), "--time", "--opset", str(a.opset)]
+        for s_ in specs:
+            cmd += ["--input", s_]
+        ip["cmd"] = " ".join(cmd)
+        if not os.access(a.embed, os.X_OK):
+            ip["error"] = "embed_export not found: " + a.embed
+        for i in range(a.repeat if "error" not in ip else 0):
+            fresh_dir(od)
+            rc, wall, rss, so, se, cpu = run_measured(cmd, os.path.join(logs, name + ".inproc"), a.timeout)
+            t = None
+            for l in so.splitlines():
+                if l.startswith("export_seconds: "):
+                    t = float(l.split()[1])
+            if rc != 0 or t is None:
+                ip["error"] = one_line(rc, so, se)
+                log("[%s] ours in-process FAILED: %s" % (name, ip["error"]))
+                break
+            ip["times"].append(t)
+            log("[%s] ours in-process run %d: export %.3f s (process %.3f s)" % (name, i + 1, t, wall))
+        if ip["times"] and "error" not in ip:
+            ip["ok"] = True
+            ip["best_s"] = min(ip["times"])
+        res["ours_inproc"] = ip
+
     # (b) theirs
     if not a.skip_theirs:
         td = os.path.join(wd, "out", "theirs", name)
@@ -460,8 +490,8 @@ def bench_model(name, a, log):
     return res
 
 
-HEAD = ["model", "weights MiB", "ours s", "ours CPU s", "theirs s (export)", "theirs s (process)",
-        "ratio", "ours RSS MiB", "theirs RSS MiB", "ours nodes", "theirs nodes", "copy floor s", "note"]
+HEAD = ["model", "weights MiB", "ours s", "ours CPU s", "ours s (in-process)", "theirs s (export)",
+        "theirs s (process)", "ratio", "in-process ratio", "ours RSS MiB", "theirs RSS MiB", "ours nodes", "theirs nodes", "copy floor s", "note"]
 
 
 def _short(s, n):
@@ -474,13 +504,17 @@ def table_rows(results, note_width=100):
         if "error" in r and "param_bytes" not in r:
             rows.append([r["model"]] + ["-"] * (len(HEAD) - 2) + [r["error"]])
             continue
-        o, t = r.get("ours", {}), r.get("theirs", {})
+        o, t, ip = r.get("ours", {}), r.get("theirs", {}), r.get("ours_inproc", {})
         ours_s = o.get("best_s")
+        ip_s = ip.get("best_s")
         th_e, th_p = t.get("best_export_s"), t.get("best_s")
         ratio = th_e / ours_s if (ours_s and th_e) else None
+        ip_ratio = th_e / ip_s if (ip_s and th_e) else None
         notes = []
         if o.get("error"):
             notes.append("ours: " + o["error"])
+        if ip.get("error"):
+            notes.append("ours in-process: " + ip["error"])
         if t.get("error"):
             notes.append("theirs: " + t["error"])
         rows.append([
@@ -488,9 +522,11 @@ def table_rows(results, note_width=100):
             fmt(r["param_bytes"] / MiB, ".1f"),
             fmt(ours_s, ".3f") if ours_s is not None else ("FAIL" if o.get("error") else "-"),
             fmt(o.get("best_cpu_s"), ".3f"),
+            fmt(ip_s, ".3f") if ip_s is not None else ("FAIL" if ip.get("error") else "-"),
             fmt(th_e, ".3f") if th_e is not None else ("FAIL" if t.get("error") else "-"),
             fmt(th_p, ".3f"),
             fmt(ratio, ".1f") + ("x" if ratio else ""),
+            fmt(ip_ratio, ".1f") + ("x" if ip_ratio else ""),
             fmt(o["peak_rss_kib"] / 1024.0 if o.get("peak_rss_kib") else None, ".0f"),
             fmt(t["peak_rss_kib"] / 1024.0 if t.get("peak_rss_kib") else None, ".0f"),
             fmt(o.get("nodes"), "d"),
@@ -520,6 +556,9 @@ def main():
     ap.add_argument("--models", default=DEFAULT_MODELS,
                     help="comma list from: " + ",".join(MODELS) + " (default %(default)s)")
     ap.add_argument("--cli", default=os.path.join(REPO, "build", "bin", "torch2onnx"))
+    ap.add_argument("--embed", default=os.path.join(REPO, "build", "bin", "embed_export"),
+                    help="examples/embed's program (ours in-process column; built as build/bin/embed_export)")
+    ap.add_argument("--skip-inproc", action="store_true", help="no ours in-process column")
     ap.add_argument("--plugin-path", action="append", default=[], metavar="DIR",
                     help="passed on to our CLI (repeatable)")
     ap.add_argument("--work-dir", default="/tmp/t2o_bench")
@@ -539,6 +578,7 @@ def main():
         if m not in MODELS:
             ap.error("unknown model %r; choose from %s" % (m, ",".join(MODELS)))
     a.cli = os.path.abspath(a.cli)
+    a.embed = os.path.abspath(a.embed)
     a.work_dir = os.path.abspath(a.work_dir)
     os.makedirs(a.work_dir, exist_ok=True)
 

@@ -124,7 +124,7 @@ int run_check(Args& args) {
   try {
     report = t2o::core::check_model(conv.model, options, registry);
   } catch (const t2o::core::ExportError& e) {
-    throw UsageError(e.what());  // an unreadable model or bad --input: exit 2
+    throw UsageError(e.what(), e.details());  // an unreadable model or bad --input: exit 2
   }
   if (json) std::cout << to_json(report).dump(2) << std::endl;
   else print_table(report);

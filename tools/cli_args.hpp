@@ -11,6 +11,8 @@ namespace t2o::cli {
 // A usage mistake: printed as one line, exit status 2.
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
+  UsageError(const std::string& line, std::string whole) : std::runtime_error(line), details(std::move(whole)) {}
+  std::string details;  // what --verbose prints after the line (an ExportError's details), or ""
 };
 
 // Walks argv; options take their value as the next word or after '='.

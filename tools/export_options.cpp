@@ -127,7 +127,9 @@ std::string conversion_options_help() {
     "                           domain; the domain's opset_import says V\n"
     "  --external-data          weights in OUT.onnx.data beside the model (automatic above 2 GB)\n"
     "  -q, --quiet              no warnings, progress or summary\n"
-    "  --timings                print the wall time of each phase on stderr (also with --quiet)\n";
+    "  --timings                print the wall time of each phase on stderr (also with --quiet)\n"
+    "  --verbose                after an error's one line, print the whole message it was chosen from\n"
+    "                           (libtorch's, with the TorchScript traceback); also T2O_DEBUG=1\n";
 }
 
 }  // namespace t2o::cli

@@ -15,6 +15,9 @@
 namespace t2o::cli {
 
 struct ConversionArgs {
+  // The program loads weights lazily (ExportOptions::lazy_weights: the library's default is off).
+  ConversionArgs() { options.lazy_weights = true; }
+
   std::string model;                     // the positional MODEL.pt
   std::string output;                    // -o (export writes it; check only validates the rest)
   t2o::core::ExportOptions options;

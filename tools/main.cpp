@@ -1,10 +1,14 @@
 // torch2onnx: convert TorchScript models to ONNX through op packs loaded at start-up.
 #include "commands.hpp"
 
+#include <torch2onnx/core/error_reason.hpp>
 #include <torch2onnx/core/exporter.hpp>
+#include <torch2onnx/version.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <vector>
 
 namespace {
 
@@ -17,7 +21,27 @@ const char* kUsage =
     "  plugins [--json] [--plugin-path DIR]     list loaded op packs and refused files\n"
     "  decompose MODEL.pt -o OUT.pt             torch.onnx.ops calls -> ATen ops (runs without torch2onnx)\n"
     "\n"
-    "'torch2onnx <command> --help' describes a command's options.\n";
+    "'torch2onnx <command> --help' describes a command's options.\n"
+    "\n"
+    "global options (anywhere on the command line):\n"
+    "  --verbose     after an error's one line, print the whole message it was chosen from\n"
+    "                (libtorch's, with the TorchScript traceback); T2O_DEBUG=1 does the same\n"
+    "  --version     print the version and the plugin ABI\n";
+
+// --verbose or T2O_DEBUG=1 (any value but "" and "0").
+bool verbose = false;
+
+bool debug_env() {
+  const char* v = std::getenv("T2O_DEBUG");
+  return v && *v && std::strcmp(v, "0") != 0;
+}
+
+// After the one error line: the message it was chosen from, when asked for and longer than the line.
+void print_details(const std::string& line, const std::string& details) {
+  if (!(verbose || debug_env()) || details.empty() || details == line) return;
+  std::cerr << "torch2onnx: the whole message:\n" << details;
+  if (details.back() != '\n') std::cerr << '\n';
+}
 
 }  // namespace
 
@@ -30,6 +54,15 @@ void print_warning(const std::string& message) { std::cerr << "torch2onnx: warni
 
 int main(int argc, char** argv) {
   using namespace t2o::cli;
+  // --verbose is global: taken out before the command parses its own options.
+  std::vector<char*> kept;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0 && std::strcmp(argv[i], "--verbose") == 0) verbose = true;
+    else kept.push_back(argv[i]);
+  }
+  argc = int(kept.size());
+  kept.push_back(nullptr);
+  argv = kept.data();
   if (argc < 2) {
     std::cerr << kUsage;
     return 2;
@@ -46,19 +79,24 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (command == "--version") {
-      std::cout << "torch2onnx 0.1.0 (plugin ABI " << T2O_ABI_MAJOR << "." << T2O_ABI_MINOR << ")\n";
+      std::cout << "torch2onnx " T2O_VERSION_STRING " (plugin ABI " << T2O_ABI_MAJOR << "." << T2O_ABI_MINOR << ")\n";
       return 0;
     }
     print_error("unknown command '" + command + "' (commands: export, check, plugins, decompose; see --help)");
     return 2;
   } catch (const UsageError& e) {
     print_error(e.what());
+    print_details(e.what(), e.details);
     return 2;
   } catch (const t2o::core::ExportError& e) {
     print_error(e.what());
+    print_details(e.what(), e.details());
     return 1;
   } catch (const std::exception& e) {
-    print_error(std::string("internal error: ") + e.what());
+    // Not one of ours: libtorch's (or another library's) message, of any length.
+    const std::string line = t2o::core::error_reason(e.what());
+    print_error("internal error: " + line);
+    print_details(line, e.what());
     return 1;
   } catch (...) {
     print_error("internal error (unknown exception)");

@@ -30,7 +30,7 @@ c10::FunctionSchema parse(const std::string& text) {
     try {
       return torch::jit::parseSchema(text);
     } catch (const std::exception& e) {
-      throw std::runtime_error(one_line(first_line(e.what())));
+      throw std::runtime_error(one_line(error_reason(e.what())));
     }
   }();
   const std::string& name = schema.name();
@@ -106,7 +106,7 @@ void declare_custom_ops(const t2o::registry::Registry& registry,
     } catch (const std::exception& e) {
       if (warn)
         warn("plugin " + file + ": custom op schema '" + one_line(d.schema) + "' not declared: " +
-             one_line(first_line(e.what())));
+             one_line(error_reason(e.what())));
     }
   }
 }

@@ -7,6 +7,7 @@
 
 #include "aten_decompositions_source.hpp"  // generated: kAtenDecompositionsSource
 #include "kernel_libraries.hpp"
+#include "torch2onnx/core/error_reason.hpp"
 
 #include <torch/csrc/jit/api/compilation_unit.h>
 #include <torch/csrc/jit/api/module.h>
@@ -84,8 +85,7 @@ DecomposeStats decompose_onnx_ops(const std::string& model_in, const std::string
   try {
     module = torch::jit::load(model_in);
   } catch (const std::exception& e) {
-    std::string what = e.what();
-    throw ExportError(model_in + ": cannot load: " + what.substr(0, what.find('\n')));
+    throw ExportError(model_in + ": cannot load: " + error_reason(e.what()), e.what());
   }
   Rewriter rewriter;
   try {

@@ -81,19 +81,6 @@ torch::jit::RegisterOperators observers({
         c10::AliasAnalysisKind::CONSERVATIVE),
 });
 
-// The most telling line of a TorchScript interpreter error: its RuntimeError text when there is one.
-std::string error_summary(const std::string& message) {
-  for (const char* marker : {"RuntimeError: ", "Error: "}) {
-    auto pos = message.rfind(marker);
-    if (pos != std::string::npos) {
-      auto end = message.find('\n', pos);
-      return message.substr(pos + std::strlen(marker),
-                            end == std::string::npos ? std::string::npos : end - pos - std::strlen(marker));
-    }
-  }
-  return first_line(message);
-}
-
 bool is_tensor_type(const c10::TypePtr& type) {
   if (type->kind() == c10::TypeKind::TensorType) return true;
   if (auto opt = type->cast<c10::OptionalType>()) return opt->getElementType()->kind() == c10::TypeKind::TensorType;
@@ -194,7 +181,7 @@ TypeTable ExampleRun::run_once(const std::vector<std::vector<int64_t>>& shapes) 
   try {
     return run_on(shapes, true);
   } catch (const std::exception& e) {
-    if (std::getenv("T2O_DEBUG")) std::cerr << "meta example run failed: " << error_summary(e.what()) << std::endl;
+    if (std::getenv("T2O_DEBUG")) std::cerr << "meta example run failed: " << error_reason(e.what()) << std::endl;
   }
   return run_on(shapes, false);
 }
@@ -375,7 +362,7 @@ void ExampleRun::run_all(TypeTable& types, const std::vector<std::vector<int64_t
     throw;
   } catch (const std::exception& e) {
     throw ExportError("running the model on example inputs (--input " + specs_text + ") failed: " +
-                      error_summary(e.what()));
+                      error_reason(e.what()), e.what());
   }
   if (varied != shapes) merge_second_run(types, shapes, varied, plan);
   // Before anything folds a size: values the runs did not reach get types, and sizes that depend
@@ -404,7 +391,7 @@ void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vecto
   std::vector<std::vector<std::vector<int64_t>>> tries{varied};
   for (const auto& alt : other_sizes_)
     if (std::find(tries.begin(), tries.end(), alt) == tries.end()) tries.push_back(alt);
-  std::string tried, first_error;
+  std::string tried, first_error, first_details;
   bool ran = false;
   for (const auto& sizes : tries) {
     try {
@@ -413,7 +400,10 @@ void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vecto
       ran = true;
       break;
     } catch (const std::exception& e) {
-      if (first_error.empty()) first_error = error_summary(e.what());
+      if (first_error.empty()) {
+        first_error = error_reason(e.what());
+        first_details = e.what();
+      }
       tried += (tried.empty() ? "" : "; ") + show(sizes);
     }
   }
@@ -421,7 +411,7 @@ void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vecto
     throw ExportError("with the dynamic axes at other sizes the model fails at every size tried (" + tried +
                       "), so it fixes those sizes (e.g. a traced constant shape, or inputs whose sizes must agree: "
                       "declare every axis that shares the size dynamic, or give --dynamic-input): " +
-                      first_error);
+                      first_error, first_details);
   for (auto& [id, info] : types.entries()) {
     auto it = other.entries().find(id);
     if (it == other.entries().end() || !it->second.known_rank || it->second.dims.size() != info.dims.size()) continue;
@@ -484,7 +474,7 @@ void run_alone(torch::jit::Node* node, TypeTable& types, Fakes& fakes, bool meta
     } catch (const std::exception& e) {
       if (meta) return run_alone(node, types, fakes, false);
       if (std::getenv("T2O_DEBUG"))
-        std::cerr << "typing " << node->kind().toQualString() << " alone failed: " << error_summary(e.what()) << std::endl;
+        std::cerr << "typing " << node->kind().toQualString() << " alone failed: " << error_reason(e.what()) << std::endl;
       return;
     }
   }

@@ -95,10 +95,9 @@ void validate(ConvertedModel& conv, const ExportOptions& options) {
   }
 }
 
-}  // namespace
-
-ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
-                         const t2o::registry::Registry& registry) {
+// What export_model and export_module share before the model is in memory: options, output path, kernel
+// libraries, the packs' custom-op declarations.
+void start_export(const std::string& out_path, const ExportOptions& options, const t2o::registry::Registry& registry) {
   if (options.opset < kMinOpset || options.opset > kMaxOpset)
     throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
@@ -106,11 +105,43 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   // Real kernels first: a pack's declaration of an op whose kernel is loaded is then skipped.
   load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
   declare_custom_ops(registry, options.warn);  // before loading: the model may call the packs' custom ops
+}
+
+// The rest of an export, from a module in memory (loaded here, or the caller's own clone).
+ExportStats export_loaded(torch::jit::Module module, const std::string& model_label, const std::string& out_path,
+                          const ExportOptions& options, const t2o::registry::Registry& registry);
+
+}  // namespace
+
+ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
+                         const t2o::registry::Registry& registry) {
+  start_export(out_path, options, registry);
+  if (options.progress) options.progress("load", 0, 0);
+  return export_loaded(load_torchscript(model_path, options.lazy_weights), model_path, out_path, options, registry);
+}
+
+ExportStats export_module(const torch::jit::Module& module, const std::string& out_path, const ExportOptions& options,
+                          const t2o::registry::Registry& registry) {
+  start_export(out_path, options, registry);
+  if (options.progress) options.progress("load", 0, 0);
+  // prepare() sets eval mode and rewrites method graphs: work on a deep copy, never the caller's module.
+  torch::jit::Module copy;
+  try {
+    copy = module.clone();
+  } catch (const std::exception& e) {
+    throw ExportError("the module cannot be copied for export: " + error_reason(e.what()), e.what());
+  }
+  return export_loaded(std::move(copy), "<module " + module.type()->name()->qualifiedName() + ">", out_path, options,
+                       registry);
+}
+
+namespace {
+
+ExportStats export_loaded(torch::jit::Module module, const std::string& model_path, const std::string& out_path,
+                          const ExportOptions& options, const t2o::registry::Registry& registry) {
   auto phase = [&](const char* name) {
     if (options.progress) options.progress(name, 0, 0);
   };
-  phase("load");
-  auto module = load_torchscript(model_path);
   phase("prepare");
   auto prepared = prepare(std::move(module), model_path);
   auto specs = bind_defaults(prepared, options.inputs);
@@ -154,6 +185,8 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   return stats;
 }
 
+}  // namespace
+
 CheckReport check_model(const std::string& model_path, const ExportOptions& options,
                         const t2o::registry::Registry& registry) {
   if (options.opset < kMinOpset || options.opset > kMaxOpset)
@@ -166,7 +199,7 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& opti
   declare_custom_ops(registry, options.warn);
   torch::jit::Module module;
   try {
-    module = load_torchscript(model_path);
+    module = load_torchscript(model_path, options.lazy_weights);
   } catch (const UnknownCustomOpsError& e) {
     // Nothing else can be checked without loading: the custom ops are the whole answer.
     report.loaded = false;

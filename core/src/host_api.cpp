@@ -22,7 +22,7 @@ t2o_status guarded(t2o_ctx* ctx, F&& body) {
   try {
     return body();
   } catch (const std::exception& e) {
-    return fail(ctx, first_line(e.what()));
+    return fail(ctx, error_reason(e.what()));
   } catch (...) {
     return fail(ctx, "unknown error in the host");
   }
@@ -109,7 +109,7 @@ t2o_value h_input(t2o_ctx* ctx, int32_t index) {
     if (index < 0 || (size_t)index >= ctx->node->inputs().size()) return T2O_NO_VALUE;
     return ctx->session->values.handle_of(ctx->node->input(index));
   } catch (const std::exception& e) {
-    ctx->error = first_line(e.what());
+    ctx->error = error_reason(e.what());
     return T2O_NO_VALUE;
   }
 }
@@ -119,7 +119,7 @@ t2o_value h_output(t2o_ctx* ctx, int32_t index) {
     if (index < 0 || (size_t)index >= ctx->node->outputs().size()) return T2O_NO_VALUE;
     return ctx->session->values.type_handle_of(ctx->node->output(index));
   } catch (const std::exception& e) {
-    ctx->error = first_line(e.what());
+    ctx->error = error_reason(e.what());
     return T2O_NO_VALUE;
   }
 }
@@ -416,7 +416,7 @@ t2o_value block_value(t2o_ctx* ctx, int32_t block, int32_t index, bool input) {
     }
     return h;
   } catch (const std::exception& e) {
-    ctx->error = first_line(e.what());
+    ctx->error = error_reason(e.what());
     return T2O_NO_VALUE;
   }
 }
@@ -500,7 +500,7 @@ t2o_status h_convert_block(t2o_ctx* ctx, int32_t block, const t2o_value* params,
   } catch (const std::exception& e) {
     // A node of the block failed: the walk reports that node, not the one holding the block.
     ctx->nested_error = std::current_exception();
-    return fail(ctx, first_line(e.what()));
+    return fail(ctx, error_reason(e.what()));
   }
 }
 

@@ -47,10 +47,12 @@ std::string one_line(std::string s) {
   return s;
 }
 
+// The parent of the directory of the binary holding the core: of bin/ for the program, of lib/ for
+// libtorch2onnx_core.so (library.cpp).
 std::string install_prefix() {
-  std::string exe = t2o::registry::executable_dir();
-  if (exe.empty()) return {};
-  return std::filesystem::path(exe).parent_path().string();
+  std::string dir = core_binary_dir();
+  if (dir.empty()) return {};
+  return std::filesystem::path(dir).parent_path().string();
 }
 
 std::string first_match(const std::string& pattern) {
@@ -126,7 +128,7 @@ std::string probe_in_child(const std::string& file) {
   if (what != std::string::npos) {
     std::string message = printed.substr(what + 7);
     message.erase(0, message.find_first_not_of(' '));
-    message = one_line(first_line(message));
+    message = one_line(error_reason(message));
     // c10 appends where the first registration was made: keep the sentence that names the op.
     auto registered = message.find(" Each overload");
     if (registered != std::string::npos) message = message.substr(0, registered);

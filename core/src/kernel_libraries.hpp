@@ -38,6 +38,10 @@ void load_kernel_library(const std::string& path);
 void load_kernel_libraries(const std::vector<std::string>& paths, bool defaults,
                            const std::function<void(const std::string&)>& warn);
 
+// The directory of the binary that holds the core: the program's bin/, or the lib/ of
+// libtorch2onnx_core.so (library.cpp).
+std::string core_binary_dir();
+
 // Paths loaded so far by this process, in load order.
 std::vector<std::string> loaded_kernel_libraries();
 

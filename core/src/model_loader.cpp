@@ -11,46 +11,7 @@
 
 namespace t2o::core {
 
-std::string first_line(const std::string& message) {
-  std::string line;
-  size_t start = 0;
-  // libtorch messages may open with an empty line or a backtrace header; take the first line
-  // that says something.
-  while (start < message.size()) {
-    size_t end = message.find('\n', start);
-    line = message.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (!line.empty() && line.rfind("Exception raised from", 0) != 0) break;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return line;
-}
-
-namespace {
-
-// The reason a load failed. Errors raised inside TorchScript code the loader runs (a quantized
-// module's __setstate__ packing its weights) open with "The following operation failed in the
-// TorchScript interpreter." and a traceback: the reason is the last "…Error: " line.
-std::string load_failure_reason(const std::string& message) {
-  if (message.find("The following operation failed in the TorchScript interpreter") == std::string::npos)
-    return first_line(message);
-  std::string reason;
-  size_t start = 0;
-  while (start < message.size()) {
-    size_t end = message.find('\n', start);
-    std::string line = message.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    auto colon = line.find("Error: ");
-    if (colon != std::string::npos && line.find(' ') > colon) reason = line;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return reason.empty() ? first_line(message) : first_line(reason);
-}
-
-}  // namespace
-
-torch::jit::Module load_torchscript(const std::string& path) {
+torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw ExportError(path + ": no such file");
   if (S_ISDIR(st.st_mode)) throw ExportError(path + ": is a directory, not a TorchScript file");
@@ -76,14 +37,14 @@ torch::jit::Module load_torchscript(const std::string& path) {
   } catch (const ExportError&) {
     throw;
   } catch (const std::exception& e) {
-    throw ExportError(path + ": corrupt or truncated TorchScript archive: " + first_line(e.what()));
+    throw ExportError(path + ": corrupt or truncated TorchScript archive: " + error_reason(e.what()), e.what());
   }
 
   choose_quantized_engine();
   try {
     // (The archive keeps no "wrapped number" flag on traced Python numbers at all: prepare()
     // restores them, see unwrap_number_constants.)
-    if (!lazy_weights::enabled()) return torch::jit::load(path);
+    if (!lazy_weights || !lazy_weights::enabled()) return torch::jit::load(path);
     auto reader = std::make_shared<lazy_weights::Reader>(path);
     lazy_weights::LoadScope large_records_stay_in_the_file;
     return torch::jit::load(reader);
@@ -95,7 +56,9 @@ torch::jit::Module load_torchscript(const std::string& path) {
     } catch (const std::exception&) {
     }
     if (!unknown.empty()) throw UnknownCustomOpsError(path, std::move(unknown));
-    throw ExportError(path + ": cannot load TorchScript: " + load_failure_reason(e.what()));
+    // Errors raised inside TorchScript code the loader runs (a quantized module's __setstate__
+    // packing its weights) come with a traceback: error_reason picks the reason out of it.
+    throw ExportError(path + ": cannot load TorchScript: " + error_reason(e.what()), e.what());
   }
 }
 

@@ -2,6 +2,8 @@
 #ifndef TORCH2ONNX_CORE_MODEL_LOADER_HPP
 #define TORCH2ONNX_CORE_MODEL_LOADER_HPP
 
+#include "torch2onnx/core/error_reason.hpp"
+
 #include <torch/script.h>
 
 #include <memory>
@@ -20,7 +22,8 @@ struct PreparedModel {
 };
 
 // Throws ExportError with one line for a missing, unreadable, non-TorchScript or corrupt file.
-torch::jit::Module load_torchscript(const std::string& path);
+// lazy_weights: leave large weight records in the file (lazy_weights.hpp; ExportOptions::lazy_weights).
+torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights);
 
 // prepare() and the other graph passes: passes.hpp.
 
@@ -37,8 +40,7 @@ void choose_quantized_engine();
 // Before freezing: QAT fake quantizers with their observer off become plain fake-quantize calls.
 void unfuse_fake_quantizers(const torch::jit::Module& module);
 
-// First line of a libtorch error, without its C++ backtrace.
-std::string first_line(const std::string& message);
+// first_line / error_reason (the line to print from a libtorch error): torch2onnx/core/error_reason.hpp.
 
 }  // namespace t2o::core
 

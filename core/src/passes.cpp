@@ -138,7 +138,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
     // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
     out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);
   } catch (const std::exception& e) {
-    throw ExportError(path + ": freezing the module failed: " + first_line(e.what()));
+    throw ExportError(path + ": freezing the module failed: " + error_reason(e.what()), e.what());
   }
   auto method = out.module.get_method("forward");
   const auto& schema = method.function().getSchema();
@@ -175,7 +175,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path) {
   } catch (const ExportError&) {
     throw;
   } catch (const std::exception& e) {
-    throw ExportError(path + ": preparing the graph failed: " + first_line(e.what()));
+    throw ExportError(path + ": preparing the graph failed: " + error_reason(e.what()), e.what());
   }
   // After freezing, self is unused: drop it so graph inputs are forward()'s arguments.
   if (!graph->inputs().empty() && graph->inputs()[0]->type()->cast<c10::ClassType>()) {

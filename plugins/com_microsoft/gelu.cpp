@@ -6,6 +6,7 @@
 // wins over the bundled symbolic at every target opset.
 // Only ONNX Runtime runs these nodes; other runtimes need the default export.
 #include <torch2onnx/plugin.hpp>
+#include <torch2onnx/version.h>  // bundled packs carry the release version
 
 using namespace t2o;
 
@@ -30,4 +31,4 @@ T2O_SYMBOLIC_EX("aten::gelu", "", 9, T2O_SYMBOLIC_OVERRIDE) {
   ctx.set_output(0, ctx.op(op_type, {x}, {}, kDomain));
 }
 
-T2O_PLUGIN("com.microsoft", "1.0")
+T2O_PLUGIN("com.microsoft", T2O_VERSION_STRING)

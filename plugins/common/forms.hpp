@@ -1,5 +1,6 @@
-// ONNX operators whose form changed across opsets 9..18: each helper emits the form valid at
-// ctx.opset(), so a symbolic written once for opset 9 stays valid at every later target.
+// ONNX operators whose form changed across opsets 9..18, and the features later opsets add: each
+// helper emits the form valid at ctx.opset(), so a symbolic written once for opset 9 stays valid at
+// every later target. Auxiliary nodes only: an op's own form change is a registration in opsetN/.
 // Header-only, SDK only.
 #ifndef TORCH2ONNX_PACK_COMMON_FORMS_HPP
 #define TORCH2ONNX_PACK_COMMON_FORMS_HPP
@@ -15,6 +16,89 @@
 
 namespace t2o {
 namespace pack {
+
+// What an ONNX opset adds that a symbolic may want (an operator, a type an operator accepts, an
+// attribute): the one table of those opsets. Symbolics ask `has(ctx, feature)` or `require(...)`
+// and never read ctx.opset() themselves (plugins/README.md: one rule for opset variation).
+struct OnnxFeature {
+  int64_t since;     // the first opset that has it
+  const char* what;  // as a refusal names it
+};
+namespace feature {
+constexpr OnnxFeature kMod{10, "Mod"};
+constexpr OnnxFeature kSliceSteps{10, "Slice with steps"};
+constexpr OnnxFeature kPoolDilations{10, "pooling dilations"};
+constexpr OnnxFeature kPoolCeilMode{10, "pooling ceil_mode"};
+constexpr OnnxFeature kRange{11, "Range"};
+constexpr OnnxFeature kClipInputs{11, "Clip with min/max inputs, min > max allowed"};
+constexpr OnnxFeature kRound{11, "Round"};
+constexpr OnnxFeature kGatherElements{11, "GatherElements"};
+constexpr OnnxFeature kScatterElements{11, "ScatterElements"};
+constexpr OnnxFeature kEqualOnFloats{11, "Equal on floating types"};
+constexpr OnnxFeature kStableTopK{11, "TopK that breaks ties by index"};
+constexpr OnnxFeature kIntegerPad{11, "Pad of integer tensors"};
+constexpr OnnxFeature kIfMergesBranchShapes{11, "If whose output shapes merge both branches"};
+constexpr OnnxFeature kOrEqual{12, "GreaterOrEqual / LessOrEqual"};
+constexpr OnnxFeature kIntegerMaxMin{12, "Max / Min on integers"};
+constexpr OnnxFeature kIntegerClipPow{12, "Clip / Pow on integers"};
+constexpr OnnxFeature kSmallIntegerArithmetic{14, "Add/Sub/Mul/Div on 8- and 16-bit integers"};
+constexpr OnnxFeature kReshapeAllowZero{14, "Reshape allowzero"};
+constexpr OnnxFeature kDynamicQuantizeLinear{11, "DynamicQuantizeLinear"};
+constexpr OnnxFeature kPerChannelQuantization{13, "QuantizeLinear/DequantizeLinear axis"};
+constexpr OnnxFeature kUint8Clip{13, "Clip of uint8 values"};
+constexpr OnnxFeature kHardSwish{14, "HardSwish"};
+constexpr OnnxFeature kBatchNormWithoutMomentum{14, "BatchNormalization without momentum"};
+constexpr OnnxFeature kLayerNormalization{17, "LayerNormalization"};
+constexpr OnnxFeature kSplitNumOutputs{18, "Split num_outputs"};
+}  // namespace feature
+
+inline bool has(Ctx& ctx, OnnxFeature f) { return ctx.opset() >= f.since; }
+
+// Refuses, naming what needs the feature: "aten::trilu: dynamic last two dims need --opset 11 (Range)".
+inline void require(Ctx& ctx, OnnxFeature f, const std::string& what_needs_it) {
+  if (!has(ctx, f))
+    unsupported(ctx.kind() + ": " + what_needs_it + " needs --opset " + std::to_string(f.since) + " (" + f.what + ")");
+}
+
+// ScatterElements (from 11) or its opset-9 name Scatter (same semantics, no reduction).
+inline Value scatter_elements(Ctx& ctx, const Value& data, const Value& index, const Value& updates, int64_t axis) {
+  return ctx.op(has(ctx, feature::kScatterElements) ? "ScatterElements" : "Scatter", {data, index, updates},
+                {Attr::i("axis", axis)});
+}
+
+// a == b elementwise in dtype `dt`. Equal takes floats from 11; before, "neither a < b nor a > b,
+// and neither is NaN" (PyTorch: NaN equals nothing).
+inline Value equal(Ctx& ctx, const Value& a, const Value& b, t2o_dtype dt) {
+  if (is_float_dtype(dt) && !has(ctx, feature::kEqualOnFloats)) {
+    Value ordered = ctx.op("Or", {ctx.op("Less", {a, b}), ctx.op("Greater", {a, b})});
+    Value nan = ctx.op("Or", {ctx.op("IsNaN", {a}), ctx.op("IsNaN", {b})});
+    return ctx.op("Not", {ctx.op("Or", {ordered, nan})});
+  }
+  return ctx.op("Equal", {a, b});
+}
+
+// a >= b (strict "Greater", inverse "Less") or a <= b: the *OrEqual ops from 12; before, floats as
+// "a > b or a == b" (false for NaN, as in PyTorch) and integers as "not a < b".
+inline Value or_equal(Ctx& ctx, const char* strict, const char* inverse, const Value& a, const Value& b,
+                      t2o_dtype dt) {
+  if (has(ctx, feature::kOrEqual)) return ctx.op(std::string(strict) + "OrEqual", {a, b});
+  if (is_float_dtype(dt)) return ctx.op("Or", {ctx.op(strict, {a, b}), equal(ctx, a, b, dt)});
+  return ctx.op("Not", {ctx.op(inverse, {a, b})});
+}
+
+// x reversed along `axis`: Slice with step -1 (from 10).
+inline Value flip_axis(Ctx& ctx, const Value& x, int64_t axis) {
+  require(ctx, feature::kSliceSteps, "reversing an axis");
+  return ctx.op("Slice", {x, ctx.const_i64({-1}), ctx.const_i64({INT64_MIN}), ctx.const_i64({axis}),
+                          ctx.const_i64({-1})});
+}
+
+// The dtype Add/Sub/Mul/Div compute `dt` in: 8- and 16-bit integers only from 14, int32 before
+// (the caller casts back, wrapping around as PyTorch does).
+inline t2o_dtype arithmetic_dtype(Ctx& ctx, t2o_dtype dt) {
+  bool small = dt == T2O_DTYPE_UINT8 || dt == T2O_DTYPE_INT8 || dt == T2O_DTYPE_INT16;
+  return small && !has(ctx, feature::kSmallIntegerArithmetic) ? T2O_DTYPE_INT32 : dt;
+}
 
 // Unsqueeze: `axes` attribute up to opset 12, input from 13. Axes are in the output's numbering.
 inline Value unsqueeze(Ctx& ctx, const Value& x, const std::vector<int64_t>& axes) {

@@ -19,8 +19,8 @@ namespace pack {
 inline void index_scatter_symbolic(Ctx& ctx, bool add) {
   std::string k = ctx.kind();
   Value x = ctx.input(0), index = ctx.input(2), source = ctx.input(3);
-  int64_t r = x.rank();
-  if (r < 0 || source.rank() < 0) unsupported(k + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
+  known_rank(ctx, source);
   if (!ctx.input(1).is_const()) unsupported(k + ": argument 'dim' must be constant");
   int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), r);
   if (index.rank() > 1) fail(k + ": index must be 0-d or 1-D");

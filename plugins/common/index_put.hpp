@@ -30,10 +30,10 @@ inline void index_put_symbolic(Ctx& ctx, bool has_reduction) {
   bool accumulate = ctx.num_inputs() > 3 && ctx.input(3).to_bool();
   if (accumulate && !has_reduction)
     unsupported(k + ": accumulate=True needs opset >= 16 (ScatterND with reduction='add')");
-  int64_t r = x.rank();
-  if (r < 0) unsupported(k + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (list.kind() != T2O_KIND_LIST) unsupported(k + ": indices must be a list built in the graph");
-  if (values.kind() != T2O_KIND_TENSOR || values.rank() < 0) unsupported(k + ": values of unknown rank");
+  if (values.kind() != T2O_KIND_TENSOR) unsupported(k + ": values that are not a tensor");
+  known_rank(ctx, values, "values");
   t2o_dtype dt = x.dtype();
 
   // Index tensors (int64, non-negative) and the axis of x each one indexes.
@@ -68,7 +68,7 @@ inline void index_put_symbolic(Ctx& ctx, bool has_reduction) {
     }
     if (!is_int_dtype(it)) unsupported(k + ": index of element type " + std::to_string((int)it));
     if (pos >= r) fail(k + ": too many indices for a rank-" + std::to_string(r) + " input");
-    if (item.rank() < 0) unsupported(k + ": index of unknown rank");
+    known_rank(ctx, item, "index");
     axes.push_back(pos);
     idx.push_back(nonneg_index(ctx, item, x, pos));
     b = std::max<int64_t>(b, item.rank());

@@ -41,8 +41,7 @@ inline Value arg_reduce(Ctx& ctx, const char* op_type, const Value& x, int64_t r
 inline void max_min(Ctx& ctx, bool is_max) {
   const char* reduce_op = is_max ? "ReduceMax" : "ReduceMin";
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   t2o_dtype dt = x.dtype();
 
   if (ctx.num_inputs() == 2 && ctx.input(1).is_tensor()) {
@@ -79,8 +78,7 @@ inline void max_min(Ctx& ctx, bool is_max) {
 
 inline void arg_symbolic(Ctx& ctx, const char* op_type) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   Value in = cast_to(ctx, ctx.as_onnx(x), minmax_compute_dtype(x.dtype()));
   Value dim = opt_input(ctx, 1);
   bool keepdim = ctx.num_inputs() > 2 && ctx.input(2).to_bool();

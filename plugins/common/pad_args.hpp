@@ -39,8 +39,7 @@ inline PadArgs parse_pad(Ctx& ctx) {
   std::string k = ctx.kind();
   a.x = ctx.input(0);
   a.pad = ctx.input(1);
-  a.rank = a.x.rank();
-  if (a.rank < 0) unsupported(k + ": input rank unknown");
+  a.rank = known_rank(ctx, a.x);
   if (k == "aten::pad") {  // pad(self, pad, mode="constant", value=None)
     a.mode = onnx_pad_mode(ctx, ctx.num_inputs() > 2 ? ctx.input(2).to_string() : "constant");
     Value v = opt_input(ctx, 3);

@@ -74,8 +74,7 @@ inline Value reduced_count(Ctx& ctx, const Value& x, const std::vector<int64_t>&
 // integer sums/products to int64).
 inline void reduce_symbolic(Ctx& ctx, const std::string& op_type) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   std::vector<int64_t> axes;
   bool keepdim = false;
   if (ctx.num_inputs() >= 3) {

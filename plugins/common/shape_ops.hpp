@@ -116,8 +116,7 @@ inline std::vector<Value> split_form(Ctx& ctx, const Value& x, int64_t axis, con
 // size-1 candidates dropped (Compress), then Reshape.
 inline void squeeze_symbolic(Ctx& ctx, bool input_form) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (r == 0) return ctx.set_output(0, x);
   std::vector<int64_t> candidates;
   Value dim = opt_input(ctx, 1);
@@ -157,8 +156,7 @@ inline void squeeze_symbolic(Ctx& ctx, bool input_form) {
 // aten::unsqueeze(self, int dim): dim counts in the output's numbering (rank + 1).
 inline void unsqueeze_symbolic(Ctx& ctx, bool input_form) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   Value dim = ctx.input(1);
   if (!dim.is_const()) unsupported(ctx.kind() + ": argument 'dim' computed at run time");
   int64_t d = dim.to_int();
@@ -202,8 +200,7 @@ inline void split_symbolic(Ctx& ctx, bool input_form) {
   bool unbind = k == "aten::unbind";
   bool chunk = k == "aten::chunk" || k == "aten::unsafe_chunk";
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(k + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   int64_t dim = unbind ? (ctx.num_inputs() > 1 ? ctx.input(1).to_int() : 0)
                        : (ctx.num_inputs() > 2 ? ctx.input(2).to_int() : 0);
   int64_t axis = normalize_axis(ctx, dim, r);
@@ -307,8 +304,7 @@ inline void slice_symbolic(Ctx& ctx, bool input_form) {
     for (int64_t i = clampi(a); i < clampi(b); i += step) items.push_back(x.item(i));
     return ctx.set_output(0, ctx.make_list(items));
   }
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   int64_t dim = ctx.num_inputs() > 1 ? ctx.input(1).to_int() : 0;
   int64_t axis = normalize_axis(ctx, dim, r);
   if (narrow) {
@@ -344,8 +340,7 @@ inline void slice_symbolic(Ctx& ctx, bool input_form) {
 inline void scatter_symbolic(Ctx& ctx, const std::string& op_type, bool has_reduction) {
   std::string k = ctx.kind();
   Value x = ctx.input(0), index = ctx.input(2), src = ctx.input(3);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(k + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), r);
   t2o_dtype dt = x.dtype();
   std::string reduction = k == "aten::scatter_add" ? "add" : "none";

@@ -3,8 +3,9 @@
 //   opset 10: k is an input (1-D int64), so it may be computed at run time
 //   opset 11: `largest` and `sorted` attributes; ties are broken by the lower index first, which
 //             makes TopK a stable sort (TopK-1/10 leave the order of ties unspecified).
-// The symbolics are registered at 9, 10 and 11 (opsetN/topk.cpp, opsetN/sort.cpp) and share this
-// code; `topk_form` emits the form valid at ctx.opset(). Header-only, SDK only.
+// TopK is an auxiliary form here (topk, sort, argsort, median, kthvalue... all use it), so the
+// symbolics are registered once, at 9, and `topk_form` emits the form valid at ctx.opset().
+// Header-only, SDK only.
 #ifndef TORCH2ONNX_PACK_COMMON_SORTING_HPP
 #define TORCH2ONNX_PACK_COMMON_SORTING_HPP
 
@@ -83,8 +84,7 @@ inline std::pair<Value, Value> topk_form(Ctx& ctx, const Value& x, const Value& 
 // sorted=False: PyTorch leaves the order unspecified, so the sorted order is a valid answer.
 inline void topk_symbolic(Ctx& ctx) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::topk: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   Value dim = ctx.input(2);
   if (!dim.is_const()) unsupported("aten::topk: argument 'dim' computed at run time");
   bool largest = ctx.input(3).to_bool();
@@ -101,8 +101,7 @@ inline void topk_symbolic(Ctx& ctx) {
 // bool descending=False) -> (values, indices); argsort: the indices only (same two overloads).
 inline void sort_symbolic(Ctx& ctx, bool indices_only) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   int32_t first = ctx.num_inputs() == 4 ? 2 : 1;  // the .stable overload has `stable` first
   bool stable = false;
   if (first == 2) {

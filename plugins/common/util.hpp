@@ -21,6 +21,18 @@ inline std::string str(const std::vector<int64_t>& v) {
 
 // Normalizes a possibly negative axis against a rank (PyTorch convention: -1 is the last axis).
 // For ops that insert an axis (unsqueeze, stack) pass rank + 1.
+// The rank of `v` (the argument `what`), or the one refusal for a rank the exporter does not know
+// (only the run-time data decides it) or one below `at_least`. Symbolics that need a rank call this
+// instead of writing their own message.
+inline int64_t known_rank(Ctx& ctx, const Value& v, const char* what = "input", int64_t at_least = 0) {
+  int64_t r = v.rank();
+  if (r < 0) unsupported(ctx.kind() + ": " + what + " of unknown rank (the ONNX form depends on it)");
+  if (r < at_least)
+    unsupported(ctx.kind() + ": " + what + " of rank " + std::to_string(r) + " (needs at least " +
+                std::to_string(at_least) + " dims)");
+  return r;
+}
+
 inline int64_t normalize_axis(Ctx& ctx, int64_t axis, int64_t rank, const char* what = "dim") {
   if (rank < 0) fail(ctx.kind() + ": " + what + " needs a known rank");
   int64_t r = rank == 0 ? 1 : rank;  // PyTorch accepts dim 0 / -1 on 0-d tensors

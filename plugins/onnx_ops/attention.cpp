@@ -151,8 +151,7 @@ void decompose(Ctx& ctx, const AttnArgs& a) {
           for (int64_t t = 0; t < total; ++t) pattern[(size_t)(s * total + t)] = t > past_len + s ? 1 : 0;
         hidden = ctx.tensor(T2O_DTYPE_BOOL, {q_seq, total}, pattern.data(), pattern.size());
       } else {
-        if (ctx.opset() < 11)
-          unsupported(ctx.kind() + ": is_causal with a dynamic sequence or past length needs opset >= 11 (Range)");
+        pack::require(ctx, pack::feature::kRange, "is_causal with a dynamic sequence or past length");
         Value q_len = pack::squeeze(ctx, dim1(ctx, Q, 2), {0});
         Value total_len = pack::squeeze(ctx, dim1(ctx, present_key, 2), {0});
         Value past = a.past_key.valid() ? pack::squeeze(ctx, dim1(ctx, a.past_key, 2), {0}) : ctx.scalar_i64(0);

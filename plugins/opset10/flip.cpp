@@ -9,8 +9,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::flip", 10) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::flip: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   std::vector<int64_t> axes = normalize_axes(ctx, ctx.input(1).to_ints(), r);
   if (axes.empty() || r == 0) return ctx.set_output(0, x);
   size_t n = axes.size();

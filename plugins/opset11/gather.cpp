@@ -8,8 +8,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::gather", 11) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::gather: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (r == 0) return ctx.set_output(0, x);
   int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), r);
   ctx.set_output(0, ctx.op("GatherElements", {x, as_i64(ctx, ctx.input(2))}, {Attr::i("axis", axis)}));

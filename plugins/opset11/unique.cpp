@@ -26,8 +26,7 @@ t2o_dtype unique_dtype(t2o_dtype d) {
 
 void unique(Ctx& ctx, bool has_dim) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   int32_t first_flag = has_dim ? 2 : 1;
   bool sorted = ctx.input(first_flag).to_bool();
   bool want_inverse = ctx.input(first_flag + 1).to_bool();

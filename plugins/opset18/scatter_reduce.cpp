@@ -46,8 +46,8 @@ void scatter_reduce(Ctx& ctx) {
   for (const auto& [torch_name, onnx_name] : kReductions)
     if (reduce == torch_name) reduction = onnx_name;
   if (reduction.empty()) fail("aten::scatter_reduce: reduce='" + reduce + "' (sum, prod, mean, amax or amin)");
-  int64_t r = x.rank();
-  if (r < 0 || index.rank() < 0) unsupported("aten::scatter_reduce: input rank unknown");
+  int64_t r = known_rank(ctx, x);
+  known_rank(ctx, index);
   if (!dim.is_const()) unsupported("aten::scatter_reduce: argument 'dim' computed at run time");
   int64_t axis = normalize_axis(ctx, dim.to_int(), r);
   t2o_dtype dt = x.dtype();

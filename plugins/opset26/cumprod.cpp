@@ -10,8 +10,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::cumprod", 26) {
   Value x = ctx.input(0), dim = ctx.input(1);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::cumprod: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (!dim.is_const()) unsupported("aten::cumprod: argument 'dim' computed at run time");
   int64_t axis = normalize_axis(ctx, dim.to_int(), r);
   t2o_dtype dt = output_dtype(ctx, 0, x.dtype());

@@ -105,7 +105,7 @@ void binary(Ctx& ctx, Bin op, bool reverse = false) {
 
   // Add/Sub/Mul/Div take 8/16-bit integers only from 14: compute in int32 and cast back (wraps
   // around as PyTorch does).
-  if ((dt == T2O_DTYPE_UINT8 || dt == T2O_DTYPE_INT8 || dt == T2O_DTYPE_INT16) && ctx.opset() < 14) dt = T2O_DTYPE_INT32;
+  dt = arithmetic_dtype(ctx, dt);
   Value ta = to_dtype(ctx, a, dt), tb = to_dtype(ctx, b, dt);
   // alpha (add/sub/rsub): scales `other`.
   if ((op == Bin::Add || op == Bin::Sub) && ctx.num_inputs() > 2) {
@@ -148,7 +148,7 @@ void binary(Ctx& ctx, Bin op, bool reverse = false) {
 // tensors of dtype dt. Mod needs opset 10 (fmod=1 for floats); at 9 they are composed from Div.
 Value remainder_t(Ctx& ctx, const Value& a, const Value& b, t2o_dtype dt, bool c_fmod) {
   bool fl = is_float_dtype(dt);
-  if (ctx.opset() >= 10) {
+  if (has(ctx, feature::kMod)) {
     if (c_fmod || fl) {
       Value m = ctx.op("Mod", {a, b}, {Attr::i("fmod", 1)});
       if (c_fmod) return m;
@@ -223,7 +223,7 @@ void pow(Ctx& ctx, bool float_power = false) {
     if (e == 2.0) return ctx.set_output(0, ctx.op("Mul", {x, x}));
   }
   t2o_dtype work = dt;
-  if (!is_float_dtype(dt) && ctx.opset() < 12) work = T2O_DTYPE_DOUBLE;
+  if (!is_float_dtype(dt) && !has(ctx, feature::kIntegerClipPow)) work = T2O_DTYPE_DOUBLE;
   Value y = ctx.op("Pow", {to_dtype(ctx, a, work), to_dtype(ctx, b, work)});
   t2o_dtype out_dt = output_dtype(ctx, 0, dt);
   if (work != out_dt) y = ctx.op("Cast", {y}, {Attr::i("to", out_dt)});

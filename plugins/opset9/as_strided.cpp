@@ -20,7 +20,7 @@ T2O_SYMBOLIC("aten::as_strided", 9) {
   if (off.valid() && !off.is_const()) unsupported("aten::as_strided: argument 'storage_offset' must be constant");
   int64_t offset = off.valid() ? off.to_int() : 0;
   if (size.size() != stride.size()) fail("aten::as_strided: size and stride differ in length");
-  if (x.rank() < 0) unsupported("aten::as_strided: input rank unknown");
+  known_rank(ctx, x);
   int64_t numel = 1;
   for (auto d : x.dims()) numel = (d < 0 || numel < 0) ? -1 : numel * d;
   std::vector<int64_t> positions{offset};

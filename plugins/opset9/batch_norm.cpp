@@ -35,7 +35,7 @@ T2O_SYMBOLIC("aten::batch_norm", 9) {
     fail("aten::batch_norm: input must have rank >= 2, got " + std::to_string(x.rank()));
   t2o_dtype dt = x.dtype();
   if (training.to_bool()) {
-    if (x.rank() < 0) unsupported("aten::batch_norm: training=True with an input of unknown rank");
+    known_rank(ctx, x, "training=True with an input");
     std::vector<int64_t> axes{0}, channel_shape{-1};  // statistics per channel; weight/bias as [C, 1, ...]
     for (int64_t a = 2; a < x.rank(); ++a) axes.push_back(a), channel_shape.push_back(1);
     Value batch_mean = reduce(ctx, "ReduceMean", x, axes, true);

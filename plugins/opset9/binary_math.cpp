@@ -17,11 +17,6 @@ namespace {
 
 Value k(Ctx& ctx, t2o_dtype dt, double v) { return ctx.scalar(dt, v); }
 
-Value equal(Ctx& ctx, const Value& a, const Value& b, t2o_dtype dt) {
-  if (ctx.opset() >= 11 || !is_float_dtype(dt)) return ctx.op("Equal", {a, b});
-  return ctx.op("Not", {ctx.op("Or", {ctx.op("Less", {a, b}), ctx.op("Greater", {a, b})})});
-}
-
 // The dtype the first two operands compute in; `float_result`: a floating type even for integers.
 t2o_dtype result_dtype(Ctx& ctx, bool float_result) {
   std::vector<Value> operands{ctx.input(0), ctx.input(1)};

@@ -17,8 +17,7 @@ T2O_SYMBOLIC("aten::bucketize", 9) {
   if (dt == T2O_DTYPE_FLOAT16 || dt == T2O_DTYPE_BFLOAT16) dt = T2O_DTYPE_FLOAT;
   bool out_int32 = ctx.input(2).to_bool(), right = ctx.input(3).to_bool();
   Value xv = to_dtype(ctx, x, dt), b = to_dtype(ctx, bounds, dt);
-  int64_t r = x.kind() == T2O_KIND_TENSOR ? x.rank() : 0;
-  if (r < 0) unsupported("aten::bucketize: input rank unknown");
+  int64_t r = x.kind() == T2O_KIND_TENSOR ? known_rank(ctx, x) : 0;
   Value xe = unsqueeze(ctx, xv, {r});
   Value hit = right ? ctx.op("Not", {ctx.op("Less", {xe, b})}) : ctx.op("Less", {b, xe});
   Value count = reduce(ctx, "ReduceSum", ctx.op("Cast", {hit}, {Attr::i("to", T2O_DTYPE_INT64)}), {r}, false);

@@ -23,15 +23,15 @@ void clamp(Ctx& ctx, Value lo, Value hi) {
   t2o_dtype dt = output_dtype(ctx, 0, result_type({x, lo, hi}));
   // The dtype the clamp is computed in.
   t2o_dtype work = dt;
-  if (!is_float_dtype(dt) && ctx.opset() < 12) work = T2O_DTYPE_DOUBLE;
+  if (!is_float_dtype(dt) && !has(ctx, feature::kIntegerClipPow)) work = T2O_DTYPE_DOUBLE;
   if (dt == T2O_DTYPE_BOOL) unsupported(ctx.kind() + ": clamping a bool tensor");
   Value in = to_dtype(ctx, x, work);
   Value y;
   bool lo_num = !lo.valid() || const_number(lo), hi_num = !hi.valid() || const_number(hi);
   // ONNX Runtime's Clip below 12 is float-only: other dtypes use Max/Min (double kernels exist).
   // Clip-6 also refuses min > max (PyTorch then gives max everywhere, as Max/Min do).
-  bool clip_ok = ctx.opset() >= 12 || work == T2O_DTYPE_FLOAT;
-  if (lo_num && hi_num && lo.valid() && hi.valid() && lo.to_float() > hi.to_float() && ctx.opset() < 11) clip_ok = false;
+  bool clip_ok = has(ctx, feature::kIntegerClipPow) || work == T2O_DTYPE_FLOAT;
+  if (lo_num && hi_num && lo.valid() && hi.valid() && lo.to_float() > hi.to_float() && !has(ctx, feature::kClipInputs)) clip_ok = false;
   if (lo_num && hi_num && clip_ok) {
     y = clip(ctx, in, work, lo.valid(), lo.valid() ? lo.to_float() : 0.0, hi.valid(), hi.valid() ? hi.to_float() : 0.0);
   } else {

@@ -13,23 +13,7 @@ namespace {
 
 enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
 
-// Equal on floats needs 11. Before, a == b is "neither a < b nor a > b", and neither is NaN.
-Value equal(Ctx& ctx, const Value& a, const Value& b, t2o_dtype dt) {
-  if (is_float_dtype(dt) && ctx.opset() < 11) {
-    Value ordered = ctx.op("Or", {ctx.op("Less", {a, b}), ctx.op("Greater", {a, b})});
-    Value nan = ctx.op("Or", {ctx.op("IsNaN", {a}), ctx.op("IsNaN", {b})});
-    return ctx.op("Not", {ctx.op("Or", {ordered, nan})});
-  }
-  return ctx.op("Equal", {a, b});
-}
-
-// a <= b (strict = Less) / a >= b (Greater). LessOrEqual/GreaterOrEqual need 12; before, floats use
-// "a < b or a == b" (false for NaN, as in PyTorch) and integers "not a > b".
-Value or_equal(Ctx& ctx, const char* strict, const char* inverse, const Value& a, const Value& b, t2o_dtype dt) {
-  if (ctx.opset() >= 12) return ctx.op(std::string(strict) + "OrEqual", {a, b});
-  if (is_float_dtype(dt)) return ctx.op("Or", {ctx.op(strict, {a, b}), equal(ctx, a, b, dt)});
-  return ctx.op("Not", {ctx.op(inverse, {a, b})});
-}
+// equal / or_equal (forms.hpp): the opset 9/11/12 forms of ==, <=, >=.
 
 Value compare_tensors(Ctx& ctx, Cmp op, const Value& a, const Value& b, t2o_dtype dt) {
   switch (op) {

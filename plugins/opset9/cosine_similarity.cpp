@@ -13,7 +13,8 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::cosine_similarity", 9) {
   Value x1 = ctx.input(0), x2 = ctx.input(1), dim = ctx.input(2), eps = ctx.input(3);
-  if (x1.rank() < 0 || x2.rank() < 0) unsupported("aten::cosine_similarity: input rank unknown");
+  known_rank(ctx, x1);
+  known_rank(ctx, x2);
   int64_t r = std::max(x1.rank(), x2.rank());
   if (!dim.is_const()) unsupported("aten::cosine_similarity: argument 'dim' computed at run time");
   if (!eps.is_const()) unsupported("aten::cosine_similarity: argument 'eps' computed at run time");

@@ -15,7 +15,8 @@ namespace {
 void cross(Ctx& ctx) {
   Value a0 = ctx.input(0), b0 = ctx.input(1);
   int64_t r = std::max(a0.rank(), b0.rank());
-  if (a0.rank() < 0 || b0.rank() < 0) unsupported(ctx.kind() + ": input rank unknown");
+  known_rank(ctx, a0);
+  known_rank(ctx, b0);
   Value dim = opt_input(ctx, 2);
   int64_t axis = -1;
   if (dim.valid()) {

@@ -15,8 +15,7 @@ namespace {
 
 void cum_extreme(Ctx& ctx, bool is_max) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (!ctx.input(1).is_const()) unsupported(ctx.kind() + ": argument 'dim' must be constant");
   int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), r);
   t2o_dtype dt = x.dtype();

@@ -42,7 +42,7 @@ Prefix prefix(Ctx& ctx, const Value& x, const Value& in, double neutral, t2o_dty
 
 T2O_SYMBOLIC("aten::cumprod", 9) {
   Value x = ctx.input(0);
-  if (x.rank() < 0) unsupported("aten::cumprod: input rank unknown");
+  known_rank(ctx, x);
   t2o_dtype dt = output_dtype(ctx, 0, x.dtype());
   // ReduceProd and Where work in int32/int64/float/double: narrower types are computed wider.
   t2o_dtype work = dt;
@@ -58,7 +58,7 @@ T2O_SYMBOLIC("aten::cumprod", 9) {
 
 T2O_SYMBOLIC("aten::logcumsumexp", 9) {
   Value x = ctx.input(0);
-  if (x.rank() < 0) unsupported("aten::logcumsumexp: input rank unknown");
+  known_rank(ctx, x);
   t2o_dtype dt = x.dtype();
   if (!is_float_dtype(dt)) fail("aten::logcumsumexp: input of a non-floating element type");
   t2o_dtype work = dt == T2O_DTYPE_DOUBLE ? dt : T2O_DTYPE_FLOAT;

@@ -15,8 +15,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::diag_embed", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 1) unsupported("aten::diag_embed: input rank unknown or 0");
+  int64_t r = known_rank(ctx, x, "input", 1);
   for (int i = 1; i < 4; ++i)
     if (!ctx.input(i).is_const()) unsupported("aten::diag_embed: arguments 'offset', 'dim1', 'dim2' must be constant");
   int64_t n = x.dim(r - 1);

@@ -51,7 +51,7 @@ void embedding_bag(Ctx& ctx) {
     for (int64_t i = 0; i < n; ++i) p.push_back(i);
     pos = ctx.const_i64(p);
   } else {
-    if (ctx.opset() < 11) unsupported("aten::embedding_bag: a dynamic number of indices needs opset >= 11 (Range)");
+    require(ctx, feature::kRange, "a dynamic number of indices");
     pos = ctx.op("Range", {ctx.scalar_i64(0), dim_tensor(ctx, indices, 0), ctx.scalar_i64(1)});
   }
   Value off = as_i64(ctx, offsets);

@@ -10,8 +10,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::flatten", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::flatten: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   int64_t start = ctx.num_inputs() > 1 ? ctx.input(1).to_int() : 0;
   int64_t end = ctx.num_inputs() > 2 ? ctx.input(2).to_int() : -1;
   if (r == 0) return ctx.set_output(0, ctx.op("Reshape", {x, ctx.const_i64({1})}));

@@ -9,8 +9,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::flip", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::flip: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (r == 0) return ctx.set_output(0, x);  // dims [0] / [-1] of a 0-d tensor: nothing to reverse
   for (int64_t a : normalize_axes(ctx, ctx.input(1).to_ints(), r)) {
     int64_t D = ctx.input(0).dim((int32_t)a);  // gathered values carry no dims

@@ -8,8 +8,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::glu", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 1) unsupported("aten::glu: input rank unknown or 0");
+  int64_t r = known_rank(ctx, x, "input", 1);
   if (!ctx.input(1).is_const()) unsupported("aten::glu: argument 'dim' must be constant");
   int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), r);
   int64_t len = x.dim((int32_t)axis);

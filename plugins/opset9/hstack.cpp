@@ -26,8 +26,7 @@ Value reshape(Ctx& ctx, const Value& x, const std::vector<int64_t>& shape) {
 }
 
 Part atleast(Ctx& ctx, const Value& t, int64_t n, t2o_dtype dt) {
-  int64_t r = t.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, t);
   Value x = dt == T2O_DTYPE_UNDEFINED ? ctx.as_onnx(t) : to_dtype(ctx, t, dt);
   if (r >= n) return {x, r};
   if (r == 0) return {reshape(ctx, x, std::vector<int64_t>((size_t)n, 1)), n};
@@ -74,7 +73,7 @@ void column_stack(Ctx& ctx) {
   t2o_dtype dt = output_dtype(ctx, 0, T2O_DTYPE_UNDEFINED);
   std::vector<Value> parts;
   for (const Value& t : list_items(ctx, ctx.input(0))) {
-    if (t.rank() < 0) unsupported("aten::column_stack: input rank unknown");
+    known_rank(ctx, t);
     Value x = dt == T2O_DTYPE_UNDEFINED ? ctx.as_onnx(t) : to_dtype(ctx, t, dt);
     parts.push_back(t.rank() <= 1 ? reshape(ctx, x, {-1, 1}) : x);
   }

@@ -47,7 +47,7 @@ T2O_SYMBOLIC("prim::If", 9) {
                   " in one branch and " + std::to_string(b.dtype) + " in the other (ONNX types: one If output has one type)");
     // If-1 (before opset 11) takes its outputs' shapes from the then-branch: ONNX Runtime rejects
     // branches whose fixed shapes differ.
-    if (ctx.opset() < 11 && a.kind == T2O_KIND_TENSOR && a.rank == b.rank && a.rank > 0) {
+    if (!has(ctx, feature::kIfMergesBranchShapes) && a.kind == T2O_KIND_TENSOR && a.rank == b.rank && a.rank > 0) {
       bool fixed = true;
       for (size_t d = 0; d < a.dims.size() && d < b.dims.size(); ++d) fixed &= a.dims[d] >= 0 && b.dims[d] >= 0;
       if (fixed && a.dims != b.dims)

@@ -52,8 +52,7 @@ void mask_index(Ctx& ctx, const Value& x, int64_t k, const Value& mask) {
 
 T2O_SYMBOLIC("aten::index", 9) {
   Value x = ctx.input(0), list = ctx.input(1);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::index: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (list.kind() != T2O_KIND_LIST) unsupported("aten::index: indices must be a list built in the graph");
   std::vector<Value> items = list.items();
   std::vector<int64_t> axes;
@@ -110,8 +109,7 @@ T2O_SYMBOLIC("aten::index", 9) {
 // index_select(self, dim, index): index is 1-D (or 0-d, which keeps the axis with size 1).
 T2O_SYMBOLIC("aten::index_select", 9) {
   Value x = ctx.input(0), index = ctx.input(2);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::index_select: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), r);
   Value i = as_i64(ctx, index);
   if (index.rank() == 0) i = unsqueeze(ctx, i, {0});

@@ -18,8 +18,8 @@ namespace {
 void index_add(Ctx& ctx) {
   const std::string k = ctx.kind();
   Value x = ctx.input(0), index = ctx.input(2), source = ctx.input(3);
-  int64_t r = x.rank();
-  if (r < 0 || source.rank() < 0) unsupported(k + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
+  known_rank(ctx, source);
   if (!ctx.input(1).is_const()) unsupported(k + ": argument 'dim' must be constant");
   if (index.rank() > 1) fail(k + ": index must be 0-d or 1-D");
   int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), r);

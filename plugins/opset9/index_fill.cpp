@@ -13,8 +13,7 @@ namespace {
 
 void index_fill(Ctx& ctx) {
   Value x = ctx.input(0), index = ctx.input(2), value = ctx.input(3);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (value.kind() == T2O_KIND_TENSOR && value.rank() > 0) unsupported(ctx.kind() + ": value must be a scalar");
   int64_t axis = r == 0 ? 0 : normalize_axis(ctx, ctx.input(1).to_int(), r);
   int64_t D = r == 0 ? 1 : x.dim((int32_t)axis);
@@ -24,7 +23,7 @@ void index_fill(Ctx& ctx) {
     for (int64_t i = 0; i < D; ++i) ar.push_back(i);
     positions = ctx.const_i64(ar);
   } else {
-    if (ctx.opset() < 11) unsupported(ctx.kind() + ": filling along dynamic axis " + std::to_string(axis) + " needs opset >= 11");
+    require(ctx, feature::kRange, "filling along dynamic axis " + std::to_string(axis));
     positions = ctx.op("Range", {ctx.scalar_i64(0), dim_tensor(ctx, x, axis), ctx.scalar_i64(1)});
   }
   Value idx = ctx.op("Reshape", {r == 0 ? as_i64(ctx, index) : nonneg_index(ctx, index, x, axis), ctx.const_i64({1, -1})});

@@ -44,8 +44,7 @@ void put_mask(Ctx& ctx, const Value& x, const Value& mask, const Value& values, 
 T2O_SYMBOLIC("aten::index_put", 9) {
   Value x = ctx.input(0), list = ctx.input(1), values = ctx.input(2);
   bool accumulate = ctx.num_inputs() > 3 && ctx.input(3).to_int() != 0;
-  int64_t r = x.rank();
-  if (r < 1) unsupported(ctx.kind() + ": input rank unknown or 0");
+  int64_t r = known_rank(ctx, x, "input", 1);
   if (list.kind() != T2O_KIND_LIST) unsupported(ctx.kind() + ": indices must be a list built in the graph");
   std::vector<Value> items = list.items();
   while (!items.empty() && items.back().is_none()) items.pop_back();  // x[i, :] = v

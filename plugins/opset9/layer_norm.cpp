@@ -16,8 +16,7 @@ T2O_SYMBOLIC("aten::layer_norm", 9) {
   size_t k = shape_arg.to_ints().size();
   Value w = opt_input(ctx, 2), b = opt_input(ctx, 3);
   double eps = ctx.input(4).to_float();
-  int32_t r = x.rank();
-  if (r < 0) unsupported("aten::layer_norm: input rank unknown");
+  int32_t r = known_rank(ctx, x);
   if ((int32_t)k > r || k == 0)
     fail("aten::layer_norm: normalized_shape of " + std::to_string(k) + " dims for a rank-" + std::to_string(r) + " input");
   std::vector<int64_t> axes;

@@ -75,7 +75,7 @@ T2O_SYMBOLIC("aten::dot", 9) { ctx.set_output(0, ctx.op("MatMul", {ctx.input(0),
 // t(self): transpose of a <= 2-D tensor (0-D and 1-D are returned as is).
 T2O_SYMBOLIC("aten::t", 9) {
   Value x = ctx.input(0);
-  if (x.rank() < 0) unsupported("aten::t: input rank unknown");
+  known_rank(ctx, x);
   if (x.rank() < 2) return ctx.set_output(0, x);
   ctx.set_output(0, transpose_2d(ctx, x));
 }

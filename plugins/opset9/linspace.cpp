@@ -60,7 +60,7 @@ T2O_SYMBOLIC("aten::linspace", 9) {
     last = ctx.scalar(work, (double)(steps - 1));
     mask = ctx.op("Cast", {constant_of(ctx, T2O_DTYPE_UINT8, {steps}, low)}, {Attr::i("to", T2O_DTYPE_BOOL)});
   } else {
-    if (ctx.opset() < 11) unsupported("aten::linspace: argument 'steps' computed at run time needs --opset 11 (Range)");
+    require(ctx, feature::kRange, "argument 'steps' computed at run time");
     // last = max(steps - 1, 1) keeps step finite when steps is 1; the single value must then be
     // start (halfway = 0 would pick end).
     Value n = to_dtype(ctx, steps_arg, T2O_DTYPE_INT64);

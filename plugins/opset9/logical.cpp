@@ -66,7 +66,7 @@ void bitwise_not(Ctx& ctx) {
     unsupported(ctx.kind() + ": input of element type " + std::to_string((int)dt) + " (bool and integers only)");
   // Sub takes 8/16-bit integers only from 14: compute in int32 and cast back (wraps around).
   t2o_dtype work = dt;
-  if (dt != T2O_DTYPE_INT64 && ctx.opset() < 14) work = T2O_DTYPE_INT32;
+  if (dt != T2O_DTYPE_INT64) work = arithmetic_dtype(ctx, dt);
   Value in = cast_to(ctx, x, work);
   // ~x == -x - 1 in two's complement, 255 - x for uint8.
   Value y = dt == T2O_DTYPE_UINT8 ? ctx.op("Sub", {ctx.scalar(work, 255), in})

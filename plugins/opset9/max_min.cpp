@@ -1,5 +1,5 @@
 // aten::max / aten::min (every element, .dim with indices, elementwise .other) and aten::argmax /
-// argmin. The code is shared with opset12/max_min.cpp in common/max_min.hpp.
+// argmin. The code is in common/max_min.hpp (Max/Min on integers from opset 12: a forms feature).
 #include <torch2onnx/plugin.hpp>
 
 #include "common/max_min.hpp"

@@ -35,8 +35,7 @@ void max_unpool(Ctx& ctx, size_t n) {
   Value lead_dims = dims_of(ctx, x, lead_axes);
   Value zeros_shape = ctx.op("Concat", {lead_dims, ctx.const_i64({plane})}, {Attr::i("axis", 0)});
   Value zeros = ctx.op("Expand", {ctx.scalar(x.dtype(), 0.0), zeros_shape});
-  const char* scatter = ctx.opset() >= 11 ? "ScatterElements" : "Scatter";
-  Value y = ctx.op(scatter, {zeros, flat_i, flat_x}, {Attr::i("axis", lead)});
+  Value y = scatter_elements(ctx, zeros, flat_i, flat_x, lead);
   Value out_shape = ctx.op("Concat", {lead_dims, ctx.const_i64(size)}, {Attr::i("axis", 0)});
   ctx.set_output(0, ctx.op("Reshape", {y, out_shape}));
 }

@@ -33,8 +33,8 @@ namespace {
 // The entries of `sorted` at per-row positions `pos` (int64, `sorted`'s shape with 1 at axis),
 // keeping the axis: GatherElements from opset 11, a one-hot selection summed before.
 Value pick_at(Ctx& ctx, const Value& sorted, const Value& pos, int64_t axis, int64_t rank, int64_t n, t2o_dtype dt) {
-  if (ctx.opset() >= 11) return ctx.op("GatherElements", {sorted, pos}, {Attr::i("axis", axis)});
-  if (n < 0) unsupported(ctx.kind() + ": a dynamic reduced axis needs opset >= 11");
+  if (has(ctx, feature::kGatherElements)) return ctx.op("GatherElements", {sorted, pos}, {Attr::i("axis", axis)});
+  if (n < 0) require(ctx, feature::kGatherElements, "a dynamic reduced axis");
   std::vector<int64_t> ids, shape((size_t)rank, 1);
   for (int64_t i = 0; i < n; ++i) ids.push_back(i);
   shape[(size_t)axis] = n;
@@ -55,8 +55,7 @@ struct Reduced {
 Reduced reduced_input(Ctx& ctx, const Value& dim) {
   bool has_dim = dim.valid();
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (!has_dim || r == 0) {
     int64_t numel = 1;
     for (auto d : x.dims()) numel = (d < 0 || numel < 0) ? -1 : numel * d;
@@ -85,9 +84,8 @@ void bind(Ctx& ctx, const Reduced& in, Value v, Value i, bool keepdim) {
 }
 
 void median(Ctx& ctx, bool has_dim, bool ignore_nan) {
-  if (has_dim && ctx.opset() < 11)
-    unsupported(ctx.kind() + ": with dim, needs opset >= 11: PyTorch picks the median by (value, index) order, "
-                "and TopK breaks ties by index only from opset 11");
+  // PyTorch picks the median by (value, index) order: TopK must break ties by index.
+  if (has_dim) require(ctx, feature::kStableTopK, "with dim, the median's index");
   Reduced in = reduced_input(ctx, has_dim ? ctx.input(1) : Value());
   bool keepdim = has_dim && ctx.input(2).to_bool();
   t2o_dtype dt = in.x.dtype();
@@ -100,7 +98,7 @@ void median(Ctx& ctx, bool has_dim, bool ignore_nan) {
     std::vector<int64_t> dims = in.x.dims();
     sort_in = typed(ctx, ctx.op("Where", {nan_mask, ctx.scalar(dt, INFINITY), xin}), dt, (int32_t)in.rank, dims);
   }
-  auto sorted = topk_form(ctx, sort_in, Value(), in.axis, false, ctx.opset() >= 11);
+  auto sorted = topk_form(ctx, sort_in, Value(), in.axis, false, has(ctx, feature::kStableTopK));
   Value pos;
   if (ignore_nan && floating) {
     Value valid = ctx.op("Cast", {ctx.op("Not", {nan_mask})}, {Attr::i("to", T2O_DTYPE_INT64)});
@@ -135,8 +133,7 @@ void median(Ctx& ctx, bool has_dim, bool ignore_nan) {
 
 void kthvalue(Ctx& ctx) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::kthvalue: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (!ctx.input(1).is_const() || !ctx.input(2).is_const())
     unsupported("aten::kthvalue: arguments 'k' and 'dim' must be constant");
   int64_t k = ctx.input(1).to_int();
@@ -234,8 +231,7 @@ Value quantile_const_rank(Ctx& ctx, const Value& sorted, int64_t axis, int64_t n
 
 void quantile(Ctx& ctx, bool ignore_nan) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   t2o_dtype dt = x.dtype();
   if (dt != T2O_DTYPE_FLOAT && dt != T2O_DTYPE_DOUBLE) fail(ctx.kind() + ": input must be float or double");
   bool vector = false;
@@ -274,7 +270,7 @@ void quantile(Ctx& ctx, bool ignore_nan) {
       if (interp == Interp::Lower) rank = ctx.op("Floor", {rank});
       else if (interp == Interp::Higher) rank = ctx.op("Ceil", {rank});
       else if (interp == Interp::Nearest) {
-        if (ctx.opset() < 11) unsupported(ctx.kind() + ": interpolation='nearest' needs opset >= 11 (Round)");
+        require(ctx, feature::kRound, "interpolation='nearest'");
         rank = ctx.op("Round", {rank});
       }
       Value below = ctx.op("Cast", {ctx.op("Floor", {rank})}, {Attr::i("to", T2O_DTYPE_INT64)});

@@ -34,7 +34,7 @@ Value class_ids(Ctx& ctx, const Value& x, int64_t r) {
     shape[1] = c;
     return ctx.tensor(T2O_DTYPE_INT64, shape, ids.data(), ids.size() * sizeof(int64_t));
   }
-  if (ctx.opset() < 11) unsupported(ctx.kind() + ": a dynamic number of classes needs opset >= 11 (Range)");
+  require(ctx, feature::kRange, "a dynamic number of classes");
   Value ids = ctx.op("Range", {ctx.scalar_i64(0), dim_tensor(ctx, x, 1), ctx.scalar_i64(1)});
   shape[1] = -1;
   return ctx.op("Reshape", {ids, ctx.const_i64(shape)});

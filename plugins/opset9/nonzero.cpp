@@ -45,7 +45,8 @@ T2O_SYMBOLIC("aten::nonzero_numpy", 9) {
 T2O_SYMBOLIC("aten::masked_select", 9) {
   Value x = ctx.input(0), mask = ctx.input(1);
   Value data = ctx.as_onnx(x), m = ctx.as_onnx(mask);
-  if (x.rank() < 0 || mask.rank() < 0) unsupported("aten::masked_select: input rank unknown");
+  known_rank(ctx, x);
+  known_rank(ctx, mask);
   if (!(x.has_static_shape() && mask.has_static_shape() && x.dims() == mask.dims())) {
     // Expand broadcasts both ways: x to broadcast(x, mask), then mask to that shape.
     data = ctx.op("Expand", {data, ctx.op("Shape", {m})});

@@ -49,10 +49,6 @@ double p_arg(Ctx& ctx, const Value& v, const char* name) {
   return v.to_float();
 }
 
-void require_rank(Ctx& ctx, int64_t r) {
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
-}
-
 std::string ord_text(const std::string& ord, double p) {
   if (ord != "num") return "'" + ord + "'";
   if (std::isinf(p)) return p > 0 ? "inf" : "-inf";
@@ -103,8 +99,7 @@ std::string ord_arg(Ctx& ctx, const Value& v, double* p) {
 
 T2O_SYMBOLIC("aten::norm", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  require_rank(ctx, r);
+  int64_t r = known_rank(ctx, x);
   t2o_dtype dt = output_dtype(ctx, 0, x.dtype());
   double p = p_arg(ctx, opt_input(ctx, 1), "p");
   std::vector<int64_t> axes;
@@ -120,8 +115,7 @@ T2O_SYMBOLIC("aten::norm", 9) {
 // frobenius_norm(self) / frobenius_norm.dim(self, int[1] dim, bool keepdim=False): [] = every axis.
 T2O_SYMBOLIC("aten::frobenius_norm", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  require_rank(ctx, r);
+  int64_t r = known_rank(ctx, x);
   std::vector<int64_t> axes;
   bool keepdim = false;
   if (ctx.num_inputs() >= 3) {
@@ -134,8 +128,7 @@ T2O_SYMBOLIC("aten::frobenius_norm", 9) {
 // linalg_vector_norm(self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype)
 T2O_SYMBOLIC("aten::linalg_vector_norm", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  require_rank(ctx, r);
+  int64_t r = known_rank(ctx, x);
   double p = p_arg(ctx, opt_input(ctx, 1), "ord");
   std::vector<int64_t> axes = reduce_axes(ctx, opt_input(ctx, 2), r);
   bool keepdim = ctx.num_inputs() > 3 && ctx.input(3).to_bool();
@@ -146,8 +139,7 @@ T2O_SYMBOLIC("aten::linalg_vector_norm", 9) {
 // linalg_matrix_norm.str_ord(self, str ord='fro', ...).
 T2O_SYMBOLIC("aten::linalg_matrix_norm", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  require_rank(ctx, r);
+  int64_t r = known_rank(ctx, x);
   if (r < 2) fail("aten::linalg_matrix_norm: needs an input of rank >= 2, got " + std::to_string(r));
   double p;
   std::string ord = ord_arg(ctx, ctx.input(1), &p);
@@ -163,8 +155,7 @@ T2O_SYMBOLIC("aten::linalg_matrix_norm", 9) {
 // without dim: every element), a matrix norm for two dims (or a 2-D input).
 T2O_SYMBOLIC("aten::linalg_norm", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  require_rank(ctx, r);
+  int64_t r = known_rank(ctx, x);
   t2o_dtype dt = output_dtype(ctx, 0, x.dtype());
   Value ord_v = ctx.input(1), dim_v = opt_input(ctx, 2);
   bool keepdim = ctx.input(3).to_bool();
@@ -198,7 +189,8 @@ T2O_SYMBOLIC("aten::linalg_norm", 9) {
 T2O_SYMBOLIC("aten::pairwise_distance", 9) {
   Value a = ctx.input(0), b = ctx.input(1);
   int64_t r = std::max(a.rank(), b.rank());
-  if (a.rank() < 0 || b.rank() < 0) unsupported("aten::pairwise_distance: input rank unknown");
+  known_rank(ctx, a);
+  known_rank(ctx, b);
   t2o_dtype dt = output_dtype(ctx, 0, a.dtype());
   double p = p_arg(ctx, ctx.input(2), "p");
   if (!ctx.input(3).is_const()) unsupported("aten::pairwise_distance: argument 'eps' must be constant");

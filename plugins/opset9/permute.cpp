@@ -8,8 +8,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::permute", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::permute: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   Value dims = ctx.input(1);
   if (!all_const(dims)) unsupported("aten::permute: argument 'dims' computed at run time");
   std::vector<int64_t> perm = normalize_axes(ctx, dims.to_ints(), r);
@@ -19,8 +18,7 @@ T2O_SYMBOLIC("aten::permute", 9) {
 
 T2O_SYMBOLIC("aten::transpose", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::transpose: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   int64_t a = normalize_axis(ctx, ctx.input(1).to_int(), r), b = normalize_axis(ctx, ctx.input(2).to_int(), r);
   if (a == b || r < 2) return ctx.set_output(0, x);
   std::vector<int64_t> perm;
@@ -33,8 +31,7 @@ T2O_SYMBOLIC("aten::transpose", 9) {
 // their destinations, the others keep their order in the remaining slots.
 T2O_SYMBOLIC("aten::movedim", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::movedim: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   std::vector<int64_t> src = normalize_axes(ctx, ctx.input(1).to_ints(), r);
   std::vector<int64_t> dst = normalize_axes(ctx, ctx.input(2).to_ints(), r);
   if (src.size() != dst.size()) fail("aten::movedim: source " + str(src) + " and destination " + str(dst) + " differ in length");

@@ -45,8 +45,7 @@ std::vector<int64_t> spatial_lengths(const Value& x, size_t n) {
 // Adds the end padding ceil_mode needs for spatial lengths `lens` (empty = dynamic).
 void apply_ceil(Ctx& ctx, const std::vector<int64_t>& lens, Pool& p, size_t n) {
   if (lens.empty()) {
-    if (ctx.opset() < 10)
-      unsupported(ctx.kind() + ": ceil_mode=True with dynamic spatial dims needs opset >= 10");
+    require(ctx, feature::kPoolCeilMode, "ceil_mode=True with dynamic spatial dims");
     p.ceil_attr = true;
     return;
   }
@@ -83,7 +82,7 @@ std::vector<Value> emit_max_pool(Ctx& ctx, const Value& x, const Pool& p, int32_
   std::vector<Attr> attrs{Attr::ints("kernel_shape", p.kernel), Attr::ints("strides", p.stride),
                           Attr::ints("pads", p.pads)};
   if (!is_ones(p.dilation)) {
-    if (ctx.opset() < 10) unsupported(ctx.kind() + ": dilation=" + str(p.dilation) + " needs opset >= 10");
+    require(ctx, feature::kPoolDilations, "dilation=" + str(p.dilation));
     attrs.push_back(Attr::ints("dilations", p.dilation));
   }
   if (p.ceil_attr) attrs.push_back(Attr::i("ceil_mode", 1));
@@ -230,7 +229,7 @@ void adaptive_pool(Ctx& ctx, size_t n, bool is_max) {
                          [&](const Value& x) { return ctx.op(is_max ? "GlobalMaxPool" : "GlobalAveragePool", {x}); });
     ctx.set_output(0, y);
   } else {
-    if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+    known_rank(ctx, x0);
     std::vector<int64_t> kernel;
     for (size_t i = 0; i < n; ++i)
       if (x0.dim(r - (int32_t)n + (int32_t)i) < 0)

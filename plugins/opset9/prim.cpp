@@ -71,8 +71,7 @@ Value size_of(Ctx& ctx, const Value& x, int64_t axis) {
 // aten::size(self) -> int[]; aten::size.int(self, dim) -> int
 void size(Ctx& ctx) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::size: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (ctx.num_inputs() > 1) {
     Value dim = ctx.input(1);
     if (!dim.is_const()) unsupported("aten::size: argument 'dim' computed at run time");
@@ -126,8 +125,7 @@ T2O_SYMBOLIC("aten::len", 9) {
 T2O_SYMBOLIC("aten::size", 9) { size(ctx); }
 
 T2O_SYMBOLIC("aten::dim", 9) {
-  int32_t r = ctx.input(0).rank();
-  if (r < 0) unsupported("aten::dim: input rank unknown");
+  int64_t r = known_rank(ctx, ctx.input(0));
   ctx.set_output(0, ctx.make_int(r));
 }
 

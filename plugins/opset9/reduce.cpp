@@ -14,8 +14,7 @@ namespace {
 // no boolean reduction, so x != 0 is reduced as int32 0/1 with ReduceMin (all) / ReduceMax (any).
 void all_any(Ctx& ctx, const char* op_type) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   std::vector<int64_t> axes;
   bool keepdim = false;
   if (ctx.num_inputs() >= 3) {
@@ -42,8 +41,7 @@ T2O_SYMBOLIC("aten::logsumexp", 9) { reduce_symbolic(ctx, "ReduceLogSumExp"); }
 // aminmax(self, *, int? dim=None, bool keepdim=False) -> (min, max)
 T2O_SYMBOLIC("aten::aminmax", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   std::vector<int64_t> axes = reduce_axes(ctx, opt_input(ctx, 1), r);
   bool keepdim = ctx.num_inputs() > 2 && ctx.input(2).to_bool();
   t2o_dtype dt = x.dtype(), compute = minmax_compute_dtype(dt);
@@ -62,8 +60,7 @@ T2O_SYMBOLIC("aten::any", 9) { all_any(ctx, "ReduceMax"); }
 // x != 0 (Cast to bool; NaN counts, as in PyTorch). No keepdim.
 T2O_SYMBOLIC("aten::count_nonzero", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   std::vector<int64_t> axes = reduce_axes(ctx, opt_input(ctx, 1), r);
   Value nz = cast_to(ctx, ctx.as_onnx(x), T2O_DTYPE_BOOL);
   Value n = ctx.op("Cast", {nz}, {Attr::i("to", T2O_DTYPE_INT64)});

@@ -9,8 +9,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::repeat", 9) {
   Value x = ctx.input(0), repeats = ctx.input(1);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::repeat: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   int64_t n = repeats.kind() == T2O_KIND_LIST ? repeats.list_size() : repeats.dim(0);
   if (n < 0) unsupported("aten::repeat: number of repeats unknown");
   if (n < r) fail("aten::repeat: " + std::to_string(n) + " repeats for a rank-" + std::to_string(r) + " input");
@@ -25,8 +24,7 @@ T2O_SYMBOLIC("aten::repeat", 9) {
 // aten::tile(self, dims): repeat after padding the shorter of dims and the shape with leading 1s.
 T2O_SYMBOLIC("aten::tile", 9) {
   Value x = ctx.input(0), reps = ctx.input(1);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::tile: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   if (!all_const(reps)) unsupported("aten::tile: argument 'dims' computed at run time");
   std::vector<int64_t> d = reps.to_ints();
   while ((int64_t)d.size() < r) d.insert(d.begin(), 1);

@@ -38,8 +38,7 @@ T2O_SYMBOLIC("aten::repeat_interleave", 9) {
     return ctx.set_output(0, ctx.const_i64(idx));
   }
   Value x = first, repeats = ctx.input(1), dim = opt_input(ctx, 2);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   Value in = ctx.as_onnx(x);
   int64_t axis = 0;
   if (!dim.valid()) {

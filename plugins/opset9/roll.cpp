@@ -29,8 +29,7 @@ Value roll_axis(Ctx& ctx, const Value& x, int64_t axis, int64_t D, int64_t s) {
 
 T2O_SYMBOLIC("aten::roll", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::roll: input rank unknown");
+  int64_t r = known_rank(ctx, x);
   std::vector<int64_t> shifts = ctx.input(1).to_ints();
   std::vector<int64_t> dims = ctx.num_inputs() > 2 ? ctx.input(2).to_ints() : std::vector<int64_t>{};
   if (dims.empty()) {

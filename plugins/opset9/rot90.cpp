@@ -13,10 +13,9 @@ using namespace t2o::pack;
 namespace {
 
 Value flip_axis(Ctx& ctx, const Value& x, const Value& src, int64_t axis) {
-  if (ctx.opset() >= 10)
-    return ctx.op("Slice", {x, ctx.const_i64({-1}), ctx.const_i64({kInt64Min}), ctx.const_i64({axis}), ctx.const_i64({-1})});
+  if (has(ctx, feature::kSliceSteps)) return t2o::pack::flip_axis(ctx, x, axis);
   int64_t n = src.dim((int32_t)axis);
-  if (n < 0) unsupported("aten::rot90: flipping dynamic axis " + std::to_string(axis) + " needs opset >= 10");
+  if (n < 0) require(ctx, feature::kSliceSteps, "flipping dynamic axis " + std::to_string(axis));
   std::vector<int64_t> idx;
   for (int64_t i = n - 1; i >= 0; --i) idx.push_back(i);
   return ctx.op("Gather", {x, ctx.const_i64(idx)}, {Attr::i("axis", axis)});
@@ -26,8 +25,7 @@ Value flip_axis(Ctx& ctx, const Value& x, const Value& src, int64_t axis) {
 
 T2O_SYMBOLIC("aten::rot90", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 2) unsupported("aten::rot90: input must have at least 2 dims (rank unknown or < 2)");
+  int64_t r = known_rank(ctx, x, "input", 2);
   if (!ctx.input(1).is_const() || !ctx.input(2).is_const())
     unsupported("aten::rot90: arguments 'k' and 'dims' must be constant");
   int64_t k = ((ctx.input(1).to_int() % 4) + 4) % 4;

@@ -51,8 +51,7 @@ Value neutral_value(Ctx& ctx, Red red, t2o_dtype work) {
 
 T2O_SYMBOLIC("aten::scatter_reduce", 9) {
   Value self = ctx.input(0), index = ctx.input(2), src = ctx.input(3);
-  int64_t r = self.rank();
-  if (r < 1) unsupported("aten::scatter_reduce: input rank unknown or 0");
+  int64_t r = known_rank(ctx, self, "input", 1);
   if (index.rank() != r || src.rank() != r) fail("aten::scatter_reduce: self, index and src need the same rank");
   if (!ctx.input(1).is_const()) unsupported("aten::scatter_reduce: argument 'dim' computed at run time");
   int64_t d = normalize_axis(ctx, ctx.input(1).to_int(), r);
@@ -69,8 +68,7 @@ T2O_SYMBOLIC("aten::scatter_reduce", 9) {
   bool pad_needed = false;
   for (int64_t a = 0; a < r; ++a)
     if (a != d && index_dims[(size_t)a] != self_dims[(size_t)a]) pad_needed = true;
-  if (pad_needed && !floating && ctx.opset() < 11)
-    unsupported("aten::scatter_reduce: an integer index smaller than self needs opset >= 11 (Pad of integers)");
+  if (pad_needed && !floating) require(ctx, feature::kIntegerPad, "an integer index smaller than self");
 
   Value x = cast_to(ctx, ctx.as_onnx(self), work);
   // src restricted to index's extent.

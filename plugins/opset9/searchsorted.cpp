@@ -14,8 +14,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::searchsorted", 9) {
   Value seq = ctx.input(0), v = ctx.input(1);
-  int64_t sr = seq.rank();
-  if (sr < 1) unsupported("aten::searchsorted: sorted_sequence rank unknown or 0");
+  int64_t sr = known_rank(ctx, seq, "sorted_sequence", 1);
   bool out_int32 = ctx.input(2).to_bool(), right = ctx.input(3).to_bool();
   Value side = opt_input(ctx, 4), sorter = opt_input(ctx, 5);
   if (side.valid()) {
@@ -31,12 +30,13 @@ T2O_SYMBOLIC("aten::searchsorted", 9) {
   if (sorter.valid()) {
     Value order = to_dtype(ctx, sorter, T2O_DTYPE_INT64);
     if (sr == 1) s = ctx.op("Gather", {s, order}, {Attr::i("axis", 0)});
-    else if (ctx.opset() >= 11) s = ctx.op("GatherElements", {s, order}, {Attr::i("axis", sr - 1)});
-    else unsupported("aten::searchsorted: a sorter for an N-D sequence needs opset >= 11 (GatherElements)");
+    else {
+      require(ctx, feature::kGatherElements, "a sorter for an N-D sequence");
+      s = ctx.op("GatherElements", {s, order}, {Attr::i("axis", sr - 1)});
+    }
   }
   bool scalar = v.kind() != T2O_KIND_TENSOR;
-  int64_t vr = scalar ? 0 : v.rank();
-  if (vr < 0) unsupported("aten::searchsorted: input rank unknown");
+  int64_t vr = scalar ? 0 : known_rank(ctx, v, "values");
   if (sr > 1 && !scalar && vr != sr) fail("aten::searchsorted: an N-D sequence needs values of the same rank");
   Value x = to_dtype(ctx, v, dt);
   Value xe, se;

@@ -48,8 +48,7 @@ void scatter_into(Ctx& ctx, const Value& x, const Value& updates, int64_t axis, 
     shape[axis] = n;
     Value index = ctx.op("Reshape", {ctx.const_i64(positions), ctx.const_i64(shape)});
     index = ctx.op("Expand", {index, shape_of(ctx, updates)});
-    std::string op_type = ctx.opset() >= 11 ? "ScatterElements" : "Scatter";
-    return ctx.set_output(0, ctx.op(op_type, {x, index, updates}, {Attr::i("axis", axis)}));
+    return ctx.set_output(0, scatter_elements(ctx, x, index, updates, axis));
   }
   if (step != 1) unsupported(ctx.kind() + ": step=" + std::to_string(step) + " on a dynamic axis");
   bool open_start = start == 0, open_end = end == kInt64Max;

@@ -35,7 +35,7 @@ T2O_SYMBOLIC("aten::_shape_as_tensor", 9) { ctx.set_output(0, ctx.op("Shape", {c
 
 T2O_SYMBOLIC("aten::_dim_arange", 9) {
   Value like = ctx.input(0);
-  if (like.rank() < 0) unsupported("aten::_dim_arange: input rank unknown");
+  known_rank(ctx, like);
   if (!ctx.input(1).is_const()) unsupported("aten::_dim_arange: argument 'dim' must be constant");
   int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), like.rank());
   int64_t n = like.dim((int32_t)axis);

@@ -13,8 +13,7 @@ namespace {
 
 void softmax_op(Ctx& ctx, const char* op_type) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   Value in = cast_to(ctx, ctx.as_onnx(x), output_dtype(ctx, 0, x.dtype()));  // the dtype argument
   if (r == 0) {  // softmax of a scalar is 1 (log: 0)
     Value one = ctx.op(op_type, {unsqueeze(ctx, in, {0})}, {Attr::i("axis", 0)});

@@ -10,7 +10,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::take", 9) {
   Value x = ctx.input(0), index = ctx.input(1);
-  if (x.rank() < 0) unsupported("aten::take: input rank unknown");
+  known_rank(ctx, x);
   int64_t numel = 1;
   for (auto d : x.dims()) numel = (d < 0 || numel < 0) ? -1 : numel * d;
   Value flat = typed(ctx, ctx.op("Reshape", {ctx.as_onnx(x), ctx.const_i64({-1})}), x.dtype(), 1, {numel});

@@ -47,7 +47,7 @@ T2O_SYMBOLIC("aten::take_along_dim", 9) {
   if (r < 0 || idx.rank() != r) unsupported("aten::take_along_dim: input and indices need the same known rank");
   if (!dim.is_const()) unsupported("aten::take_along_dim: argument 'dim' must be constant");
   int64_t axis = normalize_axis(ctx, dim.to_int(), r);
-  if (ctx.opset() < 11) unsupported("aten::take_along_dim: with dim, needs opset >= 11 (GatherElements)");
+  require(ctx, feature::kGatherElements, "with dim,");
   Value data = ctx.as_onnx(x);
   if (!same_but_axis(x, idx, axis)) {
     data = ctx.op("Expand", {data, shape_with_one(ctx, idx, axis)});

@@ -48,8 +48,7 @@ void by_indices(Ctx& ctx, const Value& x, int64_t axis, const std::vector<int64_
 
 T2O_SYMBOLIC("aten::tensor_split", 9) {
   Value x = ctx.input(0), what = ctx.input(1);
-  int64_t r = x.rank();
-  if (r < 1) unsupported("aten::tensor_split: input rank unknown or 0");
+  int64_t r = known_rank(ctx, x, "input", 1);
   if (!ctx.input(2).is_const()) unsupported("aten::tensor_split: argument 'dim' computed at run time");
   int64_t axis = normalize_axis(ctx, ctx.input(2).to_int(), r);
   if (!what.is_const() && !(what.kind() == T2O_KIND_LIST && all_const(what)))

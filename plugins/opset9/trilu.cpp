@@ -25,7 +25,7 @@ void trilu_mask(Ctx& ctx, bool upper) {
       for (int64_t j = 0; j < W; ++j) m[(size_t)(i * W + j)] = upper ? (j - i >= k) : (j - i <= k);
     keep = ctx.tensor(T2O_DTYPE_BOOL, {H, W}, m.data(), m.size());
   } else {
-    if (ctx.opset() < 11) unsupported(ctx.kind() + ": dynamic last two dims need opset >= 11 (Range)");
+    require(ctx, feature::kRange, "dynamic last two dims");
     Value zero = ctx.scalar_i64(0), one = ctx.scalar_i64(1);
     Value rows = ctx.op("Range", {zero, dim_scalar(ctx, x, r - 2), one});
     Value cols = ctx.op("Range", {zero, dim_scalar(ctx, x, r - 1), one});

@@ -9,8 +9,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::unflatten", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 1) unsupported("aten::unflatten: input rank unknown or 0");
+  int64_t r = known_rank(ctx, x, "input", 1);
   if (!ctx.input(1).is_const()) unsupported("aten::unflatten: argument 'dim' must be constant");
   int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), r);
   Value sizes = ctx.input(2);

@@ -10,8 +10,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::unfold", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 1) unsupported("aten::unfold: input rank unknown or 0");
+  int64_t r = known_rank(ctx, x, "input", 1);
   for (int32_t i = 1; i <= 3; ++i)
     if (!ctx.input(i).is_const()) unsupported("aten::unfold: dimension, size and step must be constant");
   int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), r);

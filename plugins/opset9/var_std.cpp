@@ -15,8 +15,7 @@ namespace {
 
 void var_std(Ctx& ctx, bool is_std, bool with_mean) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported(ctx.kind() + ": input rank unknown");
+  int64_t r = known_rank(ctx, x);
   t2o_dtype dt = output_dtype(ctx, 0, x.dtype());
   if (!is_float_dtype(dt)) unsupported(ctx.kind() + ": input dtype must be floating point");
   std::vector<int64_t> axes;

@@ -23,7 +23,7 @@ void reshape(Ctx& ctx) {
     for (auto v : size.to_ints()) has_zero = has_zero || v == 0;
   }
   if (has_zero) {
-    if (ctx.opset() < 14) unsupported(ctx.kind() + ": a size of 0 (empty axis) needs opset >= 14 (allowzero)");
+    require(ctx, feature::kReshapeAllowZero, "a size of 0 (empty axis)");
     attrs.push_back(Attr::i("allowzero", 1));
   }
   ctx.set_output(0, ctx.op("Reshape", {x, int_list_tensor(ctx, size)}, attrs));

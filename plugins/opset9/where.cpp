@@ -13,8 +13,7 @@ T2O_SYMBOLIC("aten::where", 9) {
   if (ctx.num_inputs() == 1) {
     // where(condition) -> Tensor[]: one 1-D int64 index tensor per dim, the rows of NonZero.
     Value cond = ctx.input(0);
-    int32_t r = cond.rank();
-    if (r < 0) unsupported("aten::where(condition): input rank unknown");
+    int32_t r = known_rank(ctx, cond);
     Value nz = ctx.op("NonZero", {to_dtype(ctx, cond, T2O_DTYPE_BOOL)});
     std::vector<Value> rows;
     for (int32_t i = 0; i < r; ++i) rows.push_back(ctx.op("Gather", {nz, ctx.scalar_i64(i)}, {Attr::i("axis", 0)}));

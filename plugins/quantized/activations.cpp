@@ -15,7 +15,7 @@ using namespace t2o::quant;
 // quantized::hardswish(Tensor input, float output_scale, int output_zero_point) -> Tensor
 T2O_SYMBOLIC("quantized::hardswish", 10) {
   Value x = ctx.input(0);
-  Value y = ctx.opset() >= 14
+  Value y = pack::has(ctx, pack::feature::kHardSwish)
                 ? ctx.op("HardSwish", {x})
                 : ctx.op("Mul", {x, ctx.op("HardSigmoid", {x}, {Attr::f("alpha", 1.0 / 6), Attr::f("beta", 0.5)})});
   ctx.set_output(0, requantize(ctx, y, 1, 2));

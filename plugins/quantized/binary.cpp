@@ -4,6 +4,8 @@
 // inputs' common grid is kept, as PyTorch does).
 #include <torch2onnx/plugin.hpp>
 
+#include "common/util.hpp"
+#include "common/forms.hpp"
 #include "qdq.hpp"
 
 using namespace t2o;
@@ -28,8 +30,7 @@ void cat(Ctx& ctx, bool relu) {
   int64_t dim = ctx.input(1).to_int();
   const int32_t rank = items[0].rank();
   if (dim < 0) {
-    if (rank < 0) unsupported(ctx.kind() + ": dim=" + std::to_string(dim) + " on inputs of unknown rank");
-    dim += rank;
+    dim += pack::known_rank(ctx, items[0], ("dim=" + std::to_string(dim) + " on inputs").c_str());
   }
   Value y = items.size() == 1 ? items[0] : ctx.op("Concat", items, {Attr::i("axis", dim)});
   if (relu) y = ctx.op("Relu", {y});

@@ -3,6 +3,7 @@
 // QuantizeLinear/DequantizeLinear with output_scale / output_zero_point (torch.onnx's form).
 #include <torch2onnx/plugin.hpp>
 
+#include "common/forms.hpp"
 #include "qdq.hpp"
 
 using namespace t2o;
@@ -38,7 +39,7 @@ void conv(Ctx& ctx, bool relu, bool want_transposed) {
   std::vector<Value> inputs = {x, weight};
   // At opset 10 the float bias is added after the convolution: ONNX Runtime's QDQ fusion would
   // quantize it with a Round node, which needs opset 11.
-  const bool separate_bias = !bias.is_none() && ctx.opset() < 11;
+  const bool separate_bias = !bias.is_none() && !pack::has(ctx, pack::feature::kRound);
   if (!bias.is_none() && !separate_bias) inputs.push_back(bias);
   Value y = ctx.op(transposed ? "ConvTranspose" : "Conv", inputs, attrs);
   if (separate_bias) {

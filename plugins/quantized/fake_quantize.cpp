@@ -27,8 +27,7 @@ Range range_of(Ctx& ctx, int64_t lo, int64_t hi) {
   if (lo == 0 && hi == 255) return {T2O_DTYPE_UINT8, false};
   if (lo == -128 && hi == 127) return {T2O_DTYPE_INT8, false};
   if (lo == 0 && hi == 127) {
-    if (ctx.opset() < 13)
-      unsupported(ctx.kind() + ": quant_min=0, quant_max=127 needs --opset 13 (a Clip of the quantized uint8 values)");
+    pack::require(ctx, pack::feature::kUint8Clip, "quant_min=0, quant_max=127");
     return {T2O_DTYPE_UINT8, true};
   }
   unsupported(ctx.kind() + ": quant_min=" + std::to_string(lo) + ", quant_max=" + std::to_string(hi) +
@@ -56,8 +55,8 @@ std::vector<float> const_floats(Ctx& ctx, const Value& v, const char* what) {
 Value fake_quantize(Ctx& ctx, const Value& x, const Value& scale, const Value& zero_point, int64_t axis, Range r) {
   std::vector<Attr> attrs;
   if (axis >= 0) {
-    if (ctx.opset() < 13)
-      unsupported(ctx.kind() + ": per-channel fake quantization (axis=" + std::to_string(axis) + ") needs --opset 13");
+    pack::require(ctx, pack::feature::kPerChannelQuantization,
+                  "per-channel fake quantization (axis=" + std::to_string(axis) + ")");
     attrs.push_back(Attr::i("axis", axis));
   }
   Value q = ctx.op("QuantizeLinear", {x, scale, zero_point}, attrs);

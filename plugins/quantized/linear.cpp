@@ -5,6 +5,7 @@
 // then the float product with the dequantized weight; the result is float.
 #include <torch2onnx/plugin.hpp>
 
+#include "common/forms.hpp"
 #include "qdq.hpp"
 
 using namespace t2o;
@@ -20,7 +21,7 @@ Value linear_float(Ctx& ctx, const Value& x, int32_t x_rank, const Value& params
   if (weight.dtype() == T2O_DTYPE_FLOAT16)
     unsupported(ctx.kind() + ": float16 packed weights (linear_prepack_fp16) are not exported");
   // At opset 10, no Gemm with a bias: ONNX Runtime's QDQ fusion would quantize it with Round (opset 11).
-  if (x_rank == 2 && (bias.is_none() || ctx.opset() >= 11)) {
+  if (x_rank == 2 && (bias.is_none() || pack::has(ctx, pack::feature::kRound))) {
     std::vector<Value> in = {x, weight};
     if (!bias.is_none()) in.push_back(bias);
     return ctx.op("Gemm", in, {Attr::i("transB", 1)});
@@ -42,7 +43,7 @@ void linear_dynamic(Ctx& ctx, bool relu) {
   // DynamicQuantizeLinear has the full 8-bit range: the qnnpack result is the one reproduced.
   Value x = ctx.input(0);
   if (x.dtype() != T2O_DTYPE_FLOAT) unsupported(ctx.kind() + ": X of a type other than float32");
-  if (ctx.opset() < 11) unsupported(ctx.kind() + ": needs --opset 11 (DynamicQuantizeLinear)");
+  pack::require(ctx, pack::feature::kDynamicQuantizeLinear, "dynamic quantization");
   auto q = ctx.op_n("DynamicQuantizeLinear", {x}, 3);
   Value xq = ctx.op("DequantizeLinear", {q[0], q[1], q[2]});
   Value y = linear_float(ctx, xq, x.rank(), ctx.input(1));

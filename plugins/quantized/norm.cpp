@@ -38,7 +38,7 @@ void batch_norm(Ctx& ctx, bool relu) {
   Value w = ctx.input(1).is_none() ? filled(ctx, {c}, 1.0f) : ctx.input(1);
   Value b = ctx.input(2).is_none() ? filled(ctx, {c}, 0.0f) : ctx.input(2);
   std::vector<Attr> attrs = {Attr::f("epsilon", ctx.input(5).to_float())};
-  if (ctx.opset() < 14) attrs.push_back(Attr::f("momentum", 0.9));
+  if (!pack::has(ctx, pack::feature::kBatchNormWithoutMomentum)) attrs.push_back(Attr::f("momentum", 0.9));
   Value y = ctx.op("BatchNormalization", {x, w, b, mean, var}, attrs);
   if (relu) y = ctx.op("Relu", {y});
   ctx.set_output(0, requantize(ctx, y, 6, 7));
@@ -95,7 +95,7 @@ T2O_SYMBOLIC("quantized::layer_norm", 10) {
   const double eps = ctx.input(4).to_float();
   Value w = ctx.input(2), b = ctx.input(3);
   Value y;
-  if (ctx.opset() >= 17) {
+  if (pack::has(ctx, pack::feature::kLayerNormalization)) {
     Value scale = w.is_none() ? filled(ctx, shape, 1.0f) : w;
     y = ctx.op("LayerNormalization", b.is_none() ? std::vector<Value>{x, scale} : std::vector<Value>{x, scale, b},
                {Attr::i("axis", -k), Attr::f("epsilon", eps)});

@@ -6,6 +6,7 @@
 //                      unpacked arguments, read by the quantized conv / linear symbolics
 #include <torch2onnx/plugin.hpp>
 
+#include "common/forms.hpp"
 #include "qdq.hpp"
 
 using namespace t2o;
@@ -24,9 +25,8 @@ T2O_SYMBOLIC("torch2onnx::quantized_tensor", 10) {
     if (zps.size() != 1) fail(ctx.kind() + ": per-tensor zero_point with " + std::to_string(zps.size()) + " elements");
     zp = zero_point_const(ctx, q, zps[0]);
   } else {
-    if (ctx.opset() < 13)
-      unsupported(ctx.kind() + ": a per-channel quantized constant (axis=" + std::to_string(axis) +
-                  ", the weight of a quantized conv/linear) needs --opset 13 (DequantizeLinear's axis)");
+    pack::require(ctx, pack::feature::kPerChannelQuantization,
+                  "a per-channel quantized constant (axis=" + std::to_string(axis) + ", the weight of a quantized conv/linear)");
     zp = zero_points_const(ctx, q, zps);
   }
   std::vector<Attr> attrs;

@@ -5,6 +5,7 @@
 #include <torch2onnx/plugin.hpp>
 
 #include "common/values.hpp"
+#include "common/forms.hpp"
 #include "qdq.hpp"
 
 using namespace t2o;
@@ -49,8 +50,7 @@ T2O_SYMBOLIC("aten::quantize_per_channel", 10) {
   Value x = ctx.input(0);
   int64_t axis = ctx.input(3).to_int();
   if (axis < 0) axis += x.rank();
-  if (ctx.opset() < 13)
-    unsupported(ctx.kind() + ": per-channel quantization needs --opset 13 (QuantizeLinear's axis)");
+  pack::require(ctx, pack::feature::kPerChannelQuantization, "per-channel quantization");
   Value scales = pack::cast_to(ctx, ctx.as_onnx(ctx.input(1)), T2O_DTYPE_FLOAT);
   Value zps = ctx.input(2).is_const() ? zero_points_const(ctx, q, const_int_elements(ctx, ctx.input(2), "zero_points"))
                                       : pack::cast_to(ctx, ctx.as_onnx(ctx.input(2)), q);

@@ -64,7 +64,7 @@ T2O_SYMBOLIC("aten::quantized_lstm", 11) {
   if (int64_t(cells.size()) != layers * dirs) fail(ctx.kind() + ": " + std::to_string(cells.size()) + " cell parameter sets");
   const int64_t hidden = hx[0].dim(2);
   std::vector<Attr> split_attrs = {Attr::i("axis", 1)};
-  if (ctx.opset() >= 18) split_attrs.push_back(Attr::i("num_outputs", 4));
+  if (pack::has(ctx, pack::feature::kSplitNumOutputs)) split_attrs.push_back(Attr::i("num_outputs", 4));
 
   Value seq = batch_first ? ctx.op("Transpose", {input}, {Attr::ints("perm", {1, 0, 2})}) : input;  // [T, B, I]
   std::vector<Value> h_last, c_last;

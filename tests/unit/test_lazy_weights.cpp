@@ -71,7 +71,7 @@ std::string bytes_of(const at::Tensor& t) {
 TEST(LazyWeights, UntouchedWeightsAreCopiedFromTheFile) {
   if (!lazy::enabled()) GTEST_SKIP() << "T2O_EAGER_WEIGHTS is set";
   Saved s = save_model();
-  auto m = t2o::core::load_torchscript(s.path.string());
+  auto m = t2o::core::load_torchscript(s.path.string(), /*lazy_weights=*/true);
   at::Tensor big = m.attr("big").toTensor(), other = m.attr("other").toTensor();
   // Written before anything reads them: straight from the file, byte-exact.
   EXPECT_EQ(write_through(big, "big.bin"), bytes_of(s.big));
@@ -81,7 +81,7 @@ TEST(LazyWeights, UntouchedWeightsAreCopiedFromTheFile) {
 
 TEST(LazyWeights, FirstReadFillsFromTheFileOnAnyThread) {
   Saved s = save_model();
-  auto m = t2o::core::load_torchscript(s.path.string());
+  auto m = t2o::core::load_torchscript(s.path.string(), /*lazy_weights=*/true);
   at::Tensor big = m.attr("big").toTensor(), other = m.attr("other").toTensor(),
              small = m.attr("small").toTensor();
   // Two threads touch the same chunks at once; both must see the file's bytes, never zeros.
@@ -108,7 +108,7 @@ TEST(LazyWeights, FirstReadFillsFromTheFileOnAnyThread) {
 TEST(LazyWeights, WeightsOutliveTheDeletedFile) {
   // The reader keeps the file open: deleting the .pt after loading changes nothing.
   Saved s = save_model();
-  auto m = t2o::core::load_torchscript(s.path.string());
+  auto m = t2o::core::load_torchscript(s.path.string(), /*lazy_weights=*/true);
   fs::remove(s.path);
   at::Tensor big = m.attr("big").toTensor();
   EXPECT_EQ(write_through(big, "after_delete.bin"), bytes_of(s.big));
@@ -118,7 +118,7 @@ TEST(LazyWeights, WeightsOutliveTheDeletedFile) {
 TEST(LazyWeights, RealCrashesStillCrash) {
   // The SIGSEGV handler passes faults outside lazy regions on: a null write still kills the process.
   Saved s = save_model();
-  auto m = t2o::core::load_torchscript(s.path.string());  // installs the handler
+  auto m = t2o::core::load_torchscript(s.path.string(), /*lazy_weights=*/true);  // installs the handler
   fs::remove(s.path);
   EXPECT_DEATH(
       {

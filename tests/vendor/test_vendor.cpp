@@ -153,9 +153,11 @@ TEST(InstalledSdk, PrefixHoldsProgramPacksHeadersAndCMakePackage) {
   EXPECT_TRUE(fs::is_directory(inst.prefix / "lib" / "torch2onnx" / "optional" / "com.microsoft"));
   EXPECT_TRUE(fs::is_regular_file(inst.prefix / "include" / "torch2onnx" / "plugin.h"));
   EXPECT_TRUE(fs::is_regular_file(inst.prefix / "include" / "torch2onnx" / "plugin.hpp"));
-  // The SDK headers only: no libtorch, ONNX or protobuf headers are needed (or installed).
+  // torch2onnx's headers only (no libtorch, ONNX or protobuf headers installed): the SDK's (plugin.h,
+  // plugin.hpp, version.h: all a pack needs) and the core library's (torch2onnx.hpp, core/, registry.hpp).
   EXPECT_EQ(list_dir(inst.prefix / "include"), std::vector<std::string>{"torch2onnx"});
-  EXPECT_EQ(list_dir(inst.prefix / "include" / "torch2onnx"), (std::vector<std::string>{"plugin.h", "plugin.hpp"}));
+  EXPECT_EQ(list_dir(inst.prefix / "include" / "torch2onnx"),
+            (std::vector<std::string>{"core", "plugin.h", "plugin.hpp", "registry.hpp", "torch2onnx.hpp", "version.h"}));
   // The example was configured against the prefix's package.
   std::ifstream cache(inst.vendor_build / "CMakeCache.txt");
   std::string text((std::istreambuf_iterator<char>(cache)), std::istreambuf_iterator<char>());

@@ -6,20 +6,38 @@
 
 #include <torch2onnx/registry.hpp>
 #include "torch2onnx/core/ir_version.hpp"
+#include <torch2onnx/version.h>
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+namespace torch::jit {
+struct Module;  // <torch/script.h>; export_module's callers have it
+}
+
 namespace t2o::core {
 
+// what(): one line saying what went wrong and where. details(): when the line was chosen from a
+// longer message (libtorch's, with its TorchScript traceback: see error_reason.hpp), that whole
+// message, for --verbose; otherwise empty.
 class ExportError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  ExportError(const std::string& line, const std::string& details)
+      : std::runtime_error(line), details_(std::make_shared<const std::string>(details)) {}
+  const std::string& details() const {
+    static const std::string none;
+    return details_ ? *details_ : none;
+  }
+
+ private:
+  std::shared_ptr<const std::string> details_;
 };
 
 // The range of --opset (the default domain's version). The one place it is written: --help, the
@@ -66,7 +84,7 @@ struct ExportOptions {
   bool external_data = false;  // weights in OUT.data even below 2 GB (above, always)
   // Called as phases advance: ("load"|"prepare"|"run"|"convert"|"check"|"write", done, total).
   std::function<void(const std::string& phase, uint64_t done, uint64_t total)> progress;
-  std::string producer_version = "0.1.0";
+  std::string producer_version = T2O_VERSION_STRING;  // project(VERSION) in CMakeLists.txt
   // Target version of custom ONNX domains (--custom-opset DOMAIN=VERSION): selects the symbolics
   // registered for that domain as --opset does for the default domain, and goes into opset_import.
   std::map<std::string, int64_t> custom_opsets;
@@ -80,6 +98,12 @@ struct ExportOptions {
   // dynamic (default: every dynamic axis one larger). Models that resize internally (detection
   // models scale every image to a fixed short side) need sizes of another aspect ratio there.
   std::vector<InputSpec> dynamic_inputs;
+  // Lazy weights (export_model only): large weight records stay in the .pt file, mapped as reserved memory
+  // filled on first touch and copied file-to-file into the ONNX file (core/src/lazy_weights.hpp). Fast and
+  // frugal on large models, but it installs a process-wide SIGSEGV handler and wraps the CPU allocator
+  // while the model loads: the torch2onnx program turns it on; a program embedding the library decides
+  // (off by default). T2O_EAGER_WEIGHTS=1 turns it off everywhere.
+  bool lazy_weights = false;
 };
 
 // The input shapes of the second example run: `dynamic_inputs` checked against the --input specs
@@ -134,6 +158,11 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& opti
 // Converts model_path to out_path. No partial file is ever left at out_path.
 ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
                          const t2o::registry::Registry& registry);
+
+// Converts a module already in memory (e.g. torch::jit::load'ed by the caller, or scripted in-process) to
+// out_path. The module itself is not changed: a deep copy (module.clone()) is frozen and converted.
+ExportStats export_module(const torch::jit::Module& module, const std::string& out_path, const ExportOptions& options,
+                          const t2o::registry::Registry& registry);
 
 }  // namespace t2o::core
 

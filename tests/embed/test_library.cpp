@@ -1,0 +1,135 @@
+// The library API (torch2onnx/torch2onnx.hpp) in-process, linked with libtorch2onnx_core.so as a program
+// embedding torch2onnx is: a module in memory and a file, progress and warnings, errors as exceptions with
+// one line (and libtorch's whole message in details()), lazy weights off unless asked for, packs found
+// relative to the library.
+#include <torch2onnx/torch2onnx.hpp>
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path work_dir() {
+  fs::path dir = fs::path(T2O_LIBRARY_WORK_DIR) / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// A scripted module in memory: relu(x) * w + 1, with a weight of `n` floats; in training mode.
+torch::jit::Module tiny_module(int64_t n = 4) {
+  torch::jit::Module m("__torch__.Tiny");
+  m.register_attribute("training", c10::BoolType::get(), true);  // as every scripted module has
+  m.register_parameter("w", torch::randn({n}), false);
+  m.define("def forward(self, x):\n    return torch.relu(x) * self.w + 1\n");
+  m.train(true);
+  return m;
+}
+
+const t2o::Registry& packs() {
+  static auto registry = t2o::load_packs();
+  return *registry;
+}
+
+t2o::ExportOptions options_for(const std::string& input) {
+  t2o::ExportOptions options;
+  options.inputs = {t2o::parse_input_spec(input)};
+  return options;
+}
+
+void (*segv_handler())(int) {
+  struct sigaction current {};
+  sigaction(SIGSEGV, nullptr, &current);
+  return current.sa_handler;
+}
+
+TEST(Library, FindsTheBundledPacksBesideItself) {
+  ASSERT_FALSE(packs().plugins().empty());
+  bool bundled = false;
+  for (const auto& p : packs().plugins()) {
+    bundled |= p.origin == t2o::registry::Origin::Bundled && p.name == "opset9";
+    EXPECT_EQ(fs::path(p.path).parent_path(), fs::path(T2O_BUNDLED_PLUGIN_DIR)) << p.path;
+  }
+  EXPECT_TRUE(bundled) << "opset9 not loaded from " << T2O_BUNDLED_PLUGIN_DIR;
+  EXPECT_STREQ(t2o::library_version(), T2O_VERSION_STRING);
+}
+
+TEST(Library, ExportsAModuleInMemoryWithoutChangingIt) {
+  auto module = tiny_module();
+  const std::string code_before = module.get_method("forward").graph()->toString();
+  const fs::path out = work_dir() / "tiny.onnx";
+  std::set<std::string> phases;
+  auto options = options_for("float32[2,4]");
+  options.progress = [&](const std::string& phase, uint64_t, uint64_t) { phases.insert(phase); };
+  auto stats = t2o::export_module(module, out.string(), options, packs());
+  EXPECT_TRUE(fs::is_regular_file(out));
+  EXPECT_GE(stats.onnx_nodes, 3u);  // Relu, Mul, Add
+  EXPECT_GE(stats.initializers, 1u);  // w
+  EXPECT_EQ(phases, (std::set<std::string>{"load", "prepare", "run", "convert", "check", "write"}));
+  // The caller's module is as it was: still training, same graph, usable.
+  EXPECT_TRUE(module.is_training());
+  EXPECT_EQ(module.get_method("forward").graph()->toString(), code_before);
+  auto y = module.forward({torch::ones({2, 4})}).toTensor();
+  EXPECT_EQ(y.sizes(), (std::vector<int64_t>{2, 4}));
+}
+
+TEST(Library, ErrorsAreExceptionsWithOneLineAndTheWholeMessage) {
+  auto module = tiny_module();
+  const fs::path out = work_dir() / "bad.onnx";
+  try {
+    t2o::export_module(module, out.string(), options_for("float32[2,5]"), packs());
+    FAIL() << "no error for a shape that does not broadcast";
+  } catch (const t2o::ExportError& e) {
+    const std::string line = e.what();
+    EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+    EXPECT_NE(line.find("must match the size of tensor b (4)"), std::string::npos) << line;
+    EXPECT_EQ(line.find("The following operation failed"), std::string::npos) << line;
+    EXPECT_NE(e.details().find("Traceback of TorchScript"), std::string::npos) << e.details();
+  }
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(Library, WarningsGoToTheCallback) {
+  // A scripted assert on tensor data inside a branch: the export drops the raising branch with a warning
+  // naming its location.
+  torch::jit::Module m("__torch__.Raising");
+  m.register_attribute("training", c10::BoolType::get(), false);
+  m.define(
+      "def forward(self, x):\n"
+      "    y = x + 1\n"
+      "    if bool(y.sum() > 1000.0):\n"
+      "        y = y * 2\n"
+      "        assert bool(y.sum() < 0.0), 'too large'\n"
+      "    return y\n");
+  std::vector<std::string> warnings;
+  auto options = options_for("float32[3]");
+  options.warn = [&](const std::string& line) { warnings.push_back(line); };
+  t2o::export_module(m, (work_dir() / "raising.onnx").string(), options, packs());
+  ASSERT_FALSE(warnings.empty());
+  for (const auto& w : warnings) EXPECT_EQ(w.find('\n'), std::string::npos) << w;
+}
+
+TEST(Library, LazyWeightsAreOffByDefault) {
+  if (const char* eager = std::getenv("T2O_EAGER_WEIGHTS"); eager && *eager && std::string(eager) != "0")
+    GTEST_SKIP() << "T2O_EAGER_WEIGHTS is set";
+  const fs::path dir = work_dir();
+  const fs::path model = dir / "large.pt";
+  tiny_module(1 << 19).save(model.string());  // 2 MiB of weights: above the lazy loader's threshold
+  auto before = segv_handler();
+  auto options = options_for("float32[2,524288]");
+  t2o::export_model(model.string(), (dir / "eager.onnx").string(), options, packs());
+  EXPECT_EQ(segv_handler(), before) << "the library installed a SIGSEGV handler without lazy_weights";
+  options.lazy_weights = true;
+  t2o::export_model(model.string(), (dir / "lazy.onnx").string(), options, packs());
+  EXPECT_NE(segv_handler(), before) << "lazy_weights = true loaded eagerly";
+  EXPECT_EQ(fs::file_size(dir / "eager.onnx"), fs::file_size(dir / "lazy.onnx"));
+}
+
+}  // namespace
