@@ -19,7 +19,7 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::embedding_renorm", 9) {
   Value weight = ctx.input(0), indices = ctx.input(1);
-  if (weight.rank() != 2) unsupported("aten::embedding_renorm: argument 'self' must be a 2-D weight");
+  if (known_rank(ctx, weight, "weight 'self'") != 2) unsupported("aten::embedding_renorm: argument 'self' must be a 2-D weight");
   if (!ctx.input(2).is_const() || !ctx.input(3).is_const())
     unsupported("aten::embedding_renorm: arguments 'max_norm' and 'norm_type' must be constants");
   double max_norm = ctx.input(2).to_float(), norm_type = ctx.input(3).to_float();

@@ -25,8 +25,7 @@ T2O_SYMBOLIC("aten::native_layer_norm", 9) {
   Value w = opt_input(ctx, 2), b = opt_input(ctx, 3);
   if (!ctx.input(4).is_const()) unsupported("aten::native_layer_norm: argument 'eps' is computed at run time");
   double eps = ctx.input(4).to_float();
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::native_layer_norm: input of unknown rank");
+  int64_t r = known_rank(ctx, x);
   if (k > r || k == 0)
     fail("aten::native_layer_norm: normalized_shape of " + std::to_string(k) + " dims for a rank-" +
          std::to_string(r) + " input");

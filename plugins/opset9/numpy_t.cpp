@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/util.hpp"
+
 using namespace t2o;
+using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::numpy_T", 9) {
   Value x = ctx.input(0);
-  int64_t r = x.rank();
-  if (r < 0) unsupported("aten::numpy_T: input of unknown rank");
+  int64_t r = known_rank(ctx, x);
   if (r < 2) return ctx.set_output(0, x);
   std::vector<int64_t> perm;
   for (int64_t i = r - 1; i >= 0; --i) perm.push_back(i);

@@ -18,8 +18,7 @@ T2O_SYMBOLIC("aten::_weight_norm", 9) {
   Value v = ctx.input(0), g = ctx.input(1);
   if (!ctx.input(2).is_const()) unsupported("aten::_weight_norm: argument 'dim' is computed at run time");
   int64_t dim = ctx.input(2).to_int();
-  int64_t r = v.rank();
-  if (r < 0) unsupported("aten::_weight_norm: input 'v' of unknown rank");
+  int64_t r = known_rank(ctx, v, "input 'v'");
   std::vector<int64_t> axes;
   if (dim == -1) {
     for (int64_t i = 0; i < r; ++i) axes.push_back(i);
