@@ -2,7 +2,7 @@
 # ints, floats and int lists, aten::__range_length/__derive_index (range loops with run-time
 # bounds), _weight_norm, native_layer_norm, _log_softmax, alias, lift/lift_fresh, hann/hamming/
 # blackman windows, numpy_T, is_pinned, native_dropout, item, prim::layout,
-# prim::type, _reshape_from_tensor, embedding_renorm, conj_physical, _cast_*.
+# prim::type, _reshape_from_tensor, as_tensor, list(), embedding_renorm, conj_physical, _cast_*.
 from typing import List
 
 import torch
@@ -132,6 +132,18 @@ class Casts(torch.nn.Module):
                 torch._cast_Byte(x.abs()), torch._cast_Float(x.to(torch.int32)), torch._cast_Char(x), torch._cast_Short(x))
 
 
+class AsTensor(torch.nn.Module):
+    def forward(self, x):
+        return torch.as_tensor(x, dtype=torch.float64), torch.as_tensor([1.0, 2.0, 3.0]) + x, torch.as_tensor(x)
+
+
+class ListCopy(torch.nn.Module):
+    def forward(self, x):
+        parts: List[torch.Tensor] = [x, x * 2]
+        copy = list(parts)
+        return torch.stack(copy) + len(copy)
+
+
 def weight_norm(module, dim):
     torch.manual_seed(1)
     return torch.nn.utils.weight_norm(module, dim=dim)
@@ -181,5 +193,7 @@ CASES = [
     case("embedding_max_norm_script", EmbeddingMaxNorm(2.0), [torch.tensor([4, 2, 4])], method="script",
          opsets=(9, 17)),
     case("conj_real", Conj(), [x23], method="script", opsets=(9, 17)),
+    case("as_tensor", AsTensor(), [x23], method="script", opsets=(9, 17)),
+    case("list_copy", ListCopy(), [x23], method="script", opsets=(9, 17)),
     case("casts", Casts(), [torch.randn(2, 3) * 3], method="script", opsets=(9, 17)),
 ]
