@@ -267,7 +267,7 @@ void drop_raising_branches(const std::shared_ptr<torch::jit::Graph>& graph,
   torch::jit::EliminateDeadCode(graph);
 }
 
-// ---- pass 7: lists mutated inside blocks ----
+// ---- pass 7: lists mutated inside blocks, or by pop / del l[i] anywhere ----
 
 namespace {
 
@@ -329,7 +329,8 @@ torch::jit::RegisterOperators list_ops({
 });
 
 bool is_list_mutation(const torch::jit::Node* n) {
-  static const std::unordered_set<std::string> ops = {"aten::append", "aten::insert", "aten::pop", "aten::_set_item"};
+  static const std::unordered_set<std::string> ops = {"aten::append", "aten::insert", "aten::pop", "aten::_set_item",
+                                                      "aten::Delete"};
   return !n->inputs().empty() && n->input(0)->type()->kind() == c10::TypeKind::ListType &&
          ops.count(n->kind().toQualString());
 }
@@ -389,13 +390,15 @@ torch::jit::Value* thread(torch::jit::Block* block, torch::jit::Node* after, tor
       } else if (kind == "aten::_set_item") {
         functional =
             graph->create(c10::Symbol::fromQualString("t2o::list_set"), {current, n->input(1), n->input(2)}, 1);
-      } else {  // aten::pop
+      } else {  // aten::pop; aten::Delete (del l[i]) is a pop whose element is dropped
         auto* idx = n->inputs().size() > 1 ? n->input(1) : graph->insertConstant((int64_t)-1);
         functional = graph->create(c10::Symbol::fromQualString("t2o::list_pop"), {current, idx}, 2);
       }
       graph->insertNode(functional);
       functional->output(0)->setType(list_type);
-      if (kind == "aten::pop") {
+      if (kind == "aten::Delete") {
+        functional->output(1)->setType(list_type->expectRef<c10::ListType>().getElementType());
+      } else if (kind == "aten::pop") {
         functional->output(1)->setType(n->output()->type());
         n->output()->replaceAllUsesWith(functional->output(1));
       } else if (!n->outputs().empty()) {
@@ -416,10 +419,11 @@ void collect_lists(torch::jit::Block* block, std::vector<torch::jit::Value*>& li
   for (auto* n : block->nodes()) {
     for (auto* out : n->outputs()) {
       if (out->type()->kind() != c10::TypeKind::ListType) continue;
-      bool nested = false;
+      // Mutated inside a nested block, or by an op RemoveListMutation leaves (pop, del l[i]).
+      bool mutated = false;
       for (const auto& use : out->uses())
-        nested |= is_list_mutation(use.user) && use.offset == 0 && use.user->owningBlock() != block;
-      if (nested) lists.push_back(out);
+        mutated |= is_list_mutation(use.user) && use.offset == 0;
+      if (mutated) lists.push_back(out);
     }
     for (auto* b : n->blocks()) collect_lists(b, lists);
   }

@@ -2,7 +2,8 @@
 # ints, floats and int lists, aten::__range_length/__derive_index (range loops with run-time
 # bounds), _weight_norm, native_layer_norm, _log_softmax, alias, lift/lift_fresh, hann/hamming/
 # blackman windows, numpy_T, is_pinned, native_dropout, item, prim::layout,
-# prim::type, _reshape_from_tensor, as_tensor, list(), embedding_renorm, conj_physical, _cast_*.
+# prim::type, _reshape_from_tensor, as_tensor, list(), top-level
+# list pop/insert and del l[i] (aten::Delete), embedding_renorm, conj_physical, _cast_*.
 from typing import List
 
 import torch
@@ -144,6 +145,32 @@ class ListCopy(torch.nn.Module):
         return torch.stack(copy) + len(copy)
 
 
+class ListInsertPop(torch.nn.Module):
+    def forward(self, x):
+        parts: List[torch.Tensor] = [x, x * 2]
+        parts.insert(0, x * 3)
+        last = parts.pop()
+        parts.append(last + 1)
+        return torch.stack(parts)
+
+
+class ListDelete(torch.nn.Module):
+    def forward(self, x):
+        parts: List[torch.Tensor] = [x, x * 2, x * 3]
+        del parts[1]
+        del parts[-1]
+        return torch.stack(parts)
+
+
+class ListDeleteAfterLoop(torch.nn.Module):
+    def forward(self, x):
+        parts: List[torch.Tensor] = [x, x * 2, x * 3]
+        for i in range(x.size(0)):
+            parts.append(x + i)
+        del parts[1]
+        return torch.stack(parts)
+
+
 def weight_norm(module, dim):
     torch.manual_seed(1)
     return torch.nn.utils.weight_norm(module, dim=dim)
@@ -195,5 +222,9 @@ CASES = [
     case("conj_real", Conj(), [x23], method="script", opsets=(9, 17)),
     case("as_tensor", AsTensor(), [x23], method="script", opsets=(9, 17)),
     case("list_copy", ListCopy(), [x23], method="script", opsets=(9, 17)),
+    case("list_insert_pop", ListInsertPop(), [x23], method="script", opsets=(9, 17)),
+    case("list_delete", ListDelete(), [x23], method="script", opsets=(9, 17)),
+    case("list_delete_after_loop", ListDeleteAfterLoop(), [x23], method="script", opsets=(13, 17),
+         cli_args=("--dynamic-axes", "x=0"), more_inputs=[[torch.randn(4, 3)]]),
     case("casts", Casts(), [torch.randn(2, 3) * 3], method="script", opsets=(9, 17)),
 ]
