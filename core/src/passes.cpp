@@ -12,6 +12,9 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
+#include <string>
+#include <utility>
 #include <unordered_set>
 
 namespace t2o::core {
@@ -48,6 +51,77 @@ void unwrap_number_constants(torch::jit::Block* block) {
     replacement->copyMetadata(node);
     replacement->output()->copyMetadata(node->output());
     node->output()->replaceAllUsesWith(replacement->output());
+  }
+}
+
+
+// The attribute a chain of prim::GetAttr from forward()'s `self` reads (self.emb.weight), or
+// nullopt when `value` is not such a read.
+std::optional<std::pair<c10::intrusive_ptr<c10::ivalue::Object>, std::string>> attribute_read(
+    torch::jit::Value* value, const torch::jit::Module& module) {
+  torch::jit::Node* node = value->node();
+  if (node->kind() != c10::prim::GetAttr) return std::nullopt;
+  torch::jit::Value* owner = node->input(0);
+  c10::intrusive_ptr<c10::ivalue::Object> object;
+  if (owner == owner->owningGraph()->inputs().at(0)) {
+    object = module._ivalue();
+  } else {
+    auto outer = attribute_read(owner, module);
+    if (!outer) return std::nullopt;
+    c10::IValue held = outer->first->getAttr(outer->second);
+    if (!held.isObject()) return std::nullopt;
+    object = held.toObject();
+  }
+  return std::make_pair(object, node->s(c10::attr::name));
+}
+
+// nn.Embedding(max_norm=...) renormalizes the looked-up rows of its weight in place
+// (aten::embedding_renorm_ on weight.detach()), so freezing leaves that weight a module attribute.
+// Read it as a constant and make the renorm functional (aten::embedding_renorm): the reads after
+// it see the renormed weight. Renorming is idempotent, so every call of the exported model gives
+// what PyTorch gives. Top-level nodes only.
+void functionalize_embedding_renorm(const std::shared_ptr<torch::jit::Graph>& graph,
+                                    const torch::jit::Module& module) {
+  static const auto renorm_ = c10::Symbol::fromQualString("aten::embedding_renorm_");
+  static const auto renorm = c10::Symbol::fromQualString("aten::embedding_renorm");
+  std::vector<torch::jit::Node*> renorms;
+  for (auto* n : graph->nodes())
+    if (n->kind() == renorm_) renorms.push_back(n);
+  for (auto* n : renorms) {
+    torch::jit::Value* root = n->input(0);
+    while (root->node()->kind() == c10::aten::detach || root->node()->kind() == c10::aten::alias)
+      root = root->node()->input(0);
+    auto attr = attribute_read(root, module);
+    if (!attr) continue;
+    // Every read of that attribute becomes one constant at the top of the graph.
+    torch::jit::Value* weight = nullptr;
+    {
+      torch::jit::WithInsertPoint top(*graph->nodes().begin());
+      // (detached: a constant tensor may not require grad)
+      weight = graph->insertConstant(attr->first->getAttr(attr->second).toTensor().detach());
+    }
+    std::vector<torch::jit::Node*> reads;
+    for (auto* m : graph->nodes()) {
+      if (m->kind() != c10::prim::GetAttr) continue;
+      auto other = attribute_read(m->output(), module);
+      if (other && other->first.get() == attr->first.get() && other->second == attr->second) reads.push_back(m);
+    }
+    for (auto* m : reads) m->output()->replaceAllUsesWith(weight);
+    // Which values alias the weight: the constant and the detach/alias chain the renorm wrote to.
+    std::unordered_set<torch::jit::Value*> aliases{weight};
+    for (torch::jit::Value* v = n->input(0); v != weight; v = v->node()->input(0)) aliases.insert(v);
+    torch::jit::WithInsertPoint after(n->next());
+    auto* functional = graph->insertNode(graph->create(renorm, n->inputs(), 1));
+    functional->copyMetadata(n);
+    functional->output()->setType(n->output()->type());
+    n->output()->replaceAllUsesWith(functional->output());
+    for (auto* v : aliases) {
+      auto uses = v->uses();
+      for (const auto& use : uses)
+        if (use.user != functional && functional->isBefore(use.user))
+          use.user->replaceInput(use.offset, functional->output());
+    }
+    n->destroy();
   }
 }
 
@@ -91,6 +165,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     torch::jit::Inline(*graph);
     auto dicts = bind_signature(out, *graph, inputs);
     if (!inputs.empty()) torch::jit::LowerSimpleTuples(graph);  // tuples of bound arguments read at once
+    functionalize_embedding_renorm(graph, out.module);
     torch::jit::RemoveListMutation(graph);
     // Before libtorch's pass, which turns a write inside a branch into a functional op whose result
     // nothing reads (the if is then dropped as dead code).
@@ -175,7 +250,7 @@ void drop_raising_branches(const std::shared_ptr<torch::jit::Graph>& graph,
   torch::jit::EliminateDeadCode(graph);
 }
 
-// ---- pass 7: lists mutated inside blocks ----
+// ---- pass 7: lists mutated inside blocks, or by pop / del l[i] anywhere ----
 
 namespace {
 
@@ -237,7 +312,8 @@ torch::jit::RegisterOperators list_ops({
 });
 
 bool is_list_mutation(const torch::jit::Node* n) {
-  static const std::unordered_set<std::string> ops = {"aten::append", "aten::insert", "aten::pop", "aten::_set_item"};
+  static const std::unordered_set<std::string> ops = {"aten::append", "aten::insert", "aten::pop", "aten::_set_item",
+                                                      "aten::Delete"};
   return !n->inputs().empty() && n->input(0)->type()->kind() == c10::TypeKind::ListType &&
          ops.count(n->kind().toQualString());
 }
@@ -297,13 +373,15 @@ torch::jit::Value* thread(torch::jit::Block* block, torch::jit::Node* after, tor
       } else if (kind == "aten::_set_item") {
         functional =
             graph->create(c10::Symbol::fromQualString("t2o::list_set"), {current, n->input(1), n->input(2)}, 1);
-      } else {  // aten::pop
+      } else {  // aten::pop; aten::Delete (del l[i]) is a pop whose element is dropped
         auto* idx = n->inputs().size() > 1 ? n->input(1) : graph->insertConstant((int64_t)-1);
         functional = graph->create(c10::Symbol::fromQualString("t2o::list_pop"), {current, idx}, 2);
       }
       graph->insertNode(functional);
       functional->output(0)->setType(list_type);
-      if (kind == "aten::pop") {
+      if (kind == "aten::Delete") {
+        functional->output(1)->setType(list_type->expectRef<c10::ListType>().getElementType());
+      } else if (kind == "aten::pop") {
         functional->output(1)->setType(n->output()->type());
         n->output()->replaceAllUsesWith(functional->output(1));
       } else if (!n->outputs().empty()) {
@@ -324,10 +402,11 @@ void collect_lists(torch::jit::Block* block, std::vector<torch::jit::Value*>& li
   for (auto* n : block->nodes()) {
     for (auto* out : n->outputs()) {
       if (out->type()->kind() != c10::TypeKind::ListType) continue;
-      bool nested = false;
+      // Mutated inside a nested block, or by an op RemoveListMutation leaves (pop, del l[i]).
+      bool mutated = false;
       for (const auto& use : out->uses())
-        nested |= is_list_mutation(use.user) && use.offset == 0 && use.user->owningBlock() != block;
-      if (nested) lists.push_back(out);
+        mutated |= is_list_mutation(use.user) && use.offset == 0;
+      if (mutated) lists.push_back(out);
     }
     for (auto* b : n->blocks()) collect_lists(b, lists);
   }

@@ -5,7 +5,11 @@
 // RandomUniformLike (a fresh mask each run, as PyTorch draws one). The channel-wise and alpha
 // variants in training mode are refused.
 //
+// aten::native_dropout returns the mask as well: eval (train=False) is (input, all-true mask);
+// train=True or None draws the mask as dropout does, (input * mask / (1 - p), mask).
+//
 // dropout(Tensor input, float p, bool train) -> Tensor
+// native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)
 #include <torch2onnx/plugin.hpp>
 
 #include "common/util.hpp"
@@ -32,6 +36,29 @@ void dropout(Ctx& ctx, bool elementwise) {
   ctx.set_output(0, ctx.op("Mul", {ctx.op("Mul", {x, keep}), ctx.scalar(dt, 1.0 / (1.0 - p))}));
 }
 
+// native_dropout(input, p, train?) -> (output, bool mask)
+void native_dropout(Ctx& ctx) {
+  Value x = ctx.input(0), train = ctx.input(2);
+  if (!train.is_none() && !train.is_const()) unsupported("aten::native_dropout: argument 'train' is computed at run time");
+  bool training = train.is_none() || train.to_bool();
+  Value shape = ctx.op("Shape", {x});
+  if (!training) {
+    Value all_true = ctx.op("ConstantOfShape", {shape}, {Attr::tensor("value", ctx.tensor(T2O_DTYPE_BOOL, {1}, "\x01", 1))});
+    ctx.set_output(0, x);
+    return ctx.set_output(1, all_true);
+  }
+  if (!ctx.input(1).is_const()) unsupported("aten::native_dropout: argument 'p' computed at run time with train=True");
+  double p = ctx.input(1).to_float();
+  t2o_dtype dt = x.dtype();
+  if (!is_float_dtype(dt)) fail("aten::native_dropout: dropout of a non-floating tensor");
+  Value u = ctx.op("RandomUniformLike", {x}, {Attr::i("dtype", dt)});
+  Value keep = ctx.op("Not", {ctx.op("Less", {u, ctx.scalar(dt, p)})});
+  double scale = p >= 1.0 ? 0.0 : 1.0 / (1.0 - p);
+  Value y = ctx.op("Mul", {ctx.op("Mul", {x, ctx.op("Cast", {keep}, {Attr::i("to", dt)})}), ctx.scalar(dt, scale)});
+  ctx.set_output(0, y);
+  ctx.set_output(1, keep);
+}
+
 }  // namespace
 
 T2O_SYMBOLIC("aten::dropout", 9) { dropout(ctx, true); }
@@ -42,3 +69,4 @@ T2O_SYMBOLIC("aten::alpha_dropout", 9) { dropout(ctx, false); }
 T2O_SYMBOLIC("aten::alpha_dropout_", 9) { dropout(ctx, false); }
 T2O_SYMBOLIC("aten::feature_alpha_dropout", 9) { dropout(ctx, false); }
 T2O_SYMBOLIC("aten::feature_alpha_dropout_", 9) { dropout(ctx, false); }
+T2O_SYMBOLIC("aten::native_dropout", 9) { native_dropout(ctx); }

@@ -61,6 +61,20 @@ void new_sized(Ctx& ctx, double v) {
   filled(ctx, int_list_tensor(ctx, ctx.input(1)), ctx.make_float(v), out_dtype(ctx, x.dtype()));
 }
 
+// The data argument of tensor/as_tensor as a tensor of the output's dtype.
+void tensor_from_data(Ctx& ctx) {
+  Value data = ctx.input(0);
+  t2o_dtype dt = out_dtype(ctx, T2O_DTYPE_FLOAT);
+  if (data.kind() != T2O_KIND_LIST) return ctx.set_output(0, to_dtype(ctx, data, dt));
+  std::vector<Value> parts;
+  for (const Value& item : data.items()) {
+    if (!is_scalar_kind(item.kind())) unsupported(ctx.kind() + ": nested lists or non-number data");
+    parts.push_back(unsqueeze(ctx, to_dtype(ctx, item, dt), {0}));
+  }
+  if (parts.empty()) unsupported(ctx.kind() + ": an empty list");
+  ctx.set_output(0, parts.size() == 1 ? parts[0] : ctx.op("Concat", parts, {Attr::i("axis", 0)}));
+}
+
 }  // namespace
 
 T2O_SYMBOLIC("aten::zeros", 9) { sized(ctx, 0.0); }
@@ -107,15 +121,6 @@ T2O_SYMBOLIC("aten::scalar_tensor", 9) {
 // tensor(t, dtype, device, requires_grad) (scripted torch.tensor(...)): a number -> 0-d tensor; a
 // flat list of numbers (constant or computed at run time) -> 1-D tensor. The dtype is the
 // output's (PyTorch's inference from the data, or the dtype argument).
-T2O_SYMBOLIC("aten::tensor", 9) {
-  Value data = ctx.input(0);
-  t2o_dtype dt = out_dtype(ctx, T2O_DTYPE_FLOAT);
-  if (data.kind() != T2O_KIND_LIST) return ctx.set_output(0, to_dtype(ctx, data, dt));
-  std::vector<Value> parts;
-  for (const Value& item : data.items()) {
-    if (!is_scalar_kind(item.kind())) unsupported("aten::tensor: nested lists or non-number data");
-    parts.push_back(unsqueeze(ctx, to_dtype(ctx, item, dt), {0}));
-  }
-  if (parts.empty()) unsupported("aten::tensor: an empty list");
-  ctx.set_output(0, parts.size() == 1 ? parts[0] : ctx.op("Concat", parts, {Attr::i("axis", 0)}));
-}
+// as_tensor(data, dtype=None, device=None): the same, and a tensor is cast to the output's dtype.
+T2O_SYMBOLIC("aten::tensor", 9) { tensor_from_data(ctx); }
+T2O_SYMBOLIC("aten::as_tensor", 9) { tensor_from_data(ctx); }

@@ -1,7 +1,7 @@
 // Plumbing: prim::ListConstruct / ListUnpack / TupleConstruct / TupleUnpack / TupleIndex,
 // prim::DictConstruct (string keys; a dict becomes the list of its values, in insertion order, as
 // torch.onnx flattens dict outputs),
-// aten::__getitem__ (lists, sequences), aten::len, aten::size, aten::dim, aten::numel, prim::dtype,
+// aten::__getitem__ (lists, sequences), aten::list (a copy), aten::len, aten::size, aten::dim, aten::numel, prim::dtype,
 // prim::NumToTensor, aten::Int / Float / Bool / ScalarImplicit.
 // Lists and tuples are host-side value lists (items may be tensors or scalars, constant or not);
 // static shape facts become constants, dynamic ones Shape + Gather run-time scalars.
@@ -166,6 +166,13 @@ T2O_SYMBOLIC("aten::ScalarImplicit", 9) {
 
 // prim::device(Tensor) -> Device: ONNX has one device; consumers (zeros(..., device=...)) ignore it.
 T2O_SYMBOLIC("prim::device", 9) { ctx.set_output(0, ctx.make_none()); }
+
+// aten::list(t[] l) -> t[]: a copy of the list; host lists are values, so the list itself.
+T2O_SYMBOLIC("aten::list", 9) {
+  Value l = ctx.input(0);
+  if (l.kind() != T2O_KIND_LIST && !l.is_sequence()) unsupported("aten::list: argument 'l' is not a list");
+  ctx.set_output(0, l);
+}
 
 // prim::unchecked_cast(x): a type refinement (Optional[T] -> T) with no run-time effect.
 T2O_SYMBOLIC("prim::unchecked_cast", 9) { ctx.set_output(0, ctx.input(0)); }

@@ -1,4 +1,6 @@
-// aten::softmax / aten::log_softmax(self, dim, dtype) -> Softmax / LogSoftmax. Before opset 13 the
+// aten::softmax / aten::log_softmax(self, dim, dtype) -> Softmax / LogSoftmax.
+// aten::_log_softmax(self, dim, bool half_to_float): the same LogSoftmax (half_to_float gives a
+// float output, which the cast to the output's dtype already does). Before opset 13 the
 // ONNX ops flatten at `axis`, so a non-last dim is transposed to the end and back (common/forms.hpp).
 #include <torch2onnx/plugin.hpp>
 
@@ -25,3 +27,4 @@ void softmax_op(Ctx& ctx, const char* op_type) {
 
 T2O_SYMBOLIC("aten::softmax", 9) { softmax_op(ctx, "Softmax"); }
 T2O_SYMBOLIC("aten::log_softmax", 9) { softmax_op(ctx, "LogSoftmax"); }
+T2O_SYMBOLIC("aten::_log_softmax", 9) { softmax_op(ctx, "LogSoftmax"); }
