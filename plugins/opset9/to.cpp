@@ -1,8 +1,6 @@
 // aten::to (every overload: dtype, device, other, prim_Device, prim_dtype), aten::type_as,
-// aten::as_tensor(Tensor(a) data, *, ScalarType? dtype=None, Device? device=None),
 // aten::cpu(Tensor(a) self) -> Cast to the output's dtype, or the input itself when the dtype does
-// not change (device moves vanish).
-// as_tensor of a list (as_tensor.list) is refused: its input is not a tensor.
+// not change (device moves vanish). aten::as_tensor (tensors and lists) is full.cpp's, with aten::tensor.
 #include <torch2onnx/plugin.hpp>
 
 #include "common/values.hpp"
@@ -23,5 +21,4 @@ void to(Ctx& ctx) {
 
 T2O_SYMBOLIC("aten::to", 9) { to(ctx); }
 T2O_SYMBOLIC("aten::type_as", 9) { to(ctx); }
-T2O_SYMBOLIC("aten::as_tensor", 9) { to(ctx); }
 T2O_SYMBOLIC("aten::cpu", 9) { to(ctx); }
