@@ -55,6 +55,14 @@ void bad_model_file(const std::string& fixture_name) {
   expect_export_error(fx / "model.pt", out_dir / "out.onnx", input_args(cli_inputs(fx)));
 }
 
+// Every bundled pack loads: one duplicate registration refuses a whole pack (and with it every op
+// it holds), which must fail here with the pack's reason, not as hundreds of unconvertible ops.
+TEST(BundledPacks, EveryPackLoads) {
+  const RunResult r = run({cli().string(), "plugins", "--strict"});
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.out.find("refused:"), std::string::npos) << r.describe();
+}
+
 TEST(CliErrors, MissingModelFile) {
   const fs::path out_dir = fresh_out_dir();
   const std::string line =
