@@ -85,7 +85,7 @@ void bind(Ctx& ctx, const Reduced& in, Value v, Value i, bool keepdim) {
 
 void median(Ctx& ctx, bool has_dim, bool ignore_nan) {
   // PyTorch picks the median by (value, index) order: TopK must break ties by index.
-  if (has_dim) require(ctx, feature::kStableTopK, "with dim, the median's index");
+  if (has_dim) require(ctx, feature::kStableTopK, "with dim (PyTorch picks the median by (value, index) order)");
   Reduced in = reduced_input(ctx, has_dim ? ctx.input(1) : Value());
   bool keepdim = has_dim && ctx.input(2).to_bool();
   t2o_dtype dt = in.x.dtype();

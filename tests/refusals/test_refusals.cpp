@@ -50,7 +50,7 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"det_7x7", {"float32[7,7]"}, 17, {"aten::linalg_det", "7x7", "up to 6x6"}},
         Refusal{"inverse_5x5", {"float32[5,5]"}, 17, {"aten::linalg_inv", "up to 4x4"}},
         Refusal{"unique_unsorted", {"int64[3]"}, 17, {"aten::_unique2", "sorted=False", "hash-table order"}},
-        Refusal{"median_dim", {"float32[3,4]"}, 10, {"aten::median", "needs opset >= 11", "(value, index)"}},
+        Refusal{"median_dim", {"float32[3,4]"}, 10, {"aten::median", "needs --opset 11", "(value, index)"}},
         Refusal{"bitwise_int", {"int64[2]", "int64[2]"}, 10, {"aten::__and__", "needs opset >= 11"}},
         Refusal{"complex_output", {"float32[4,8]"}, 17, {"model output 0 is a complex tensor", "view_as_real"}},
         Refusal{"complex_into_mul", {"float32[4,8]"}, 20, {"aten::mul", "'self' is a complex tensor (complex64)"}},
