@@ -11,8 +11,6 @@ null or the text the one-line error must contain}) and, for the cases that expor
 size_0/ (inputs and PyTorch's outputs, meta.json as tests/ort/compare.js reads it). All cases in
 one process, under a lock, only when this file changed. --list prints the case names.
 """
-import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -319,31 +317,16 @@ def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     out_dir = sys.argv[1]
-    with open(__file__, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
-    stamp = os.path.join(out_dir, "source_hash")
+    import make_fixtures as mf
 
-    def current():
-        try:
-            with open(stamp) as f:
-                return f.read() == digest
-        except OSError:
-            return False
-
-    if current():
-        return
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # ctest -j: one generator, the others wait and reuse
-        if current():
-            return
+    def generate(digest):
         import torch
         torch.set_num_threads(1)
         classes = models()
         for name in CASES:
             write_case(out_dir, name, digest, classes)
-        with open(stamp, "w") as f:
-            f.write(digest)
+
+    mf.generate_once(out_dir, __file__, generate)
 
 
 if __name__ == "__main__":

@@ -15,8 +15,6 @@ Case names: CELL_LAYERS_DIRECTIONS_LAYOUT_STATE_ORDER_METHOD[_EXTRA]
   STATE h0 (initial state given as inputs) / noh; ORDER sorted (enforce_sorted=True, lengths
   sorted) / unsorted (enforce_sorted=False, lengths in any order); METHOD trace/script.
 """
-import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -228,30 +226,15 @@ def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     out_dir = sys.argv[1]
-    with open(__file__, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
-    stamp = os.path.join(out_dir, "source_hash")
+    import make_fixtures as mf
 
-    def current():
-        try:
-            with open(stamp) as f:
-                return f.read() == digest
-        except OSError:
-            return False
-
-    if current():
-        return
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # ctest -j: one generator, the others wait and reuse
-        if current():
-            return
+    def generate(digest):
         import torch
         torch.set_num_threads(1)
         for name, case in cases().items():
             write_case(out_dir, name, case, digest)
-        with open(stamp, "w") as f:
-            f.write(digest)
+
+    mf.generate_once(out_dir, __file__, generate)
 
 
 if __name__ == "__main__":
