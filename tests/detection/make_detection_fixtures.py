@@ -12,7 +12,8 @@ tests/ort/compare.js reads it. compare_detections.js says how the outputs are co
 
 The models are torchvision's detection classes with the smallest backbones torchvision offers,
 random weights and weights_backbone=None: Faster R-CNN (its MobileNetV3-Large 320 FPN builder),
-SSDlite (its MobileNetV3-Large builder), RetinaNet, FCOS, Mask R-CNN, Keypoint R-CNN (each with
+SSDlite (its MobileNetV3-Large builder), SSD300 (its VGG-16 builder: the image is resized to a fixed
+300x300 inside the model), RetinaNet, FCOS, Mask R-CNN, Keypoint R-CNN (each with
 torchvision's ResNet-18 FPN backbone, resnet_fpn_backbone, instead of the builders' ResNet-50, to
 keep the tests fast). A few classes keep random scores
 above the score thresholds, so every model returns detections.
@@ -65,6 +66,9 @@ def build(name):
             if isinstance(module, torch.nn.Conv2d):
                 torch.nn.init.normal_(module.weight, std=0.03)
         return model
+    if name == "ssd300_vgg16":
+        # torchvision's own initialisation (VGG's Kaiming, the head's Xavier) keeps the scores spread.
+        return D.ssd300_vgg16(weights=None, weights_backbone=None, num_classes=NUM_CLASSES)
     if name == "retinanet_resnet18_fpn":
         # Random sigmoid scores sit at the prior (0.01): take every candidate.
         return D.RetinaNet(resnet18_fpn(p6p7=True), NUM_CLASSES, score_thresh=0.0, **size)
