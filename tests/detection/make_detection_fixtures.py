@@ -17,12 +17,11 @@ SSDlite (its MobileNetV3-Large builder), SSD300 (its VGG-16 builder: the image i
 torchvision's ResNet-18 FPN backbone, resnet_fpn_backbone, instead of the builders' ResNet-50, to
 keep the tests fast). A few classes keep random scores
 above the score thresholds, so every model returns detections.
-Regenerated only when this file changes.
+Regenerated only when this file changes (make_fixtures.generate_once: one process generates, others
+wait for it).
 """
-import hashlib
 import json
 import os
-import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -127,14 +126,14 @@ def main():
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
     out_dir, name = sys.argv[1], sys.argv[2]
-    with open(__file__, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+    import make_fixtures as mf
+
     target = os.path.join(out_dir, name)
-    done = os.path.join(target, "export.json")
-    if os.path.exists(done):
-        with open(done) as f:
-            if json.load(f).get("source_hash") == digest:
-                return
+    mf.generate_once(target, __file__, lambda _digest: generate(target, name), fresh=True)
+
+
+def generate(target, name):
+    """Writes fixture `name` into the (empty) directory target."""
     import torch
     import make_fixtures as mf
 
@@ -155,7 +154,6 @@ def main():
             def forward(self, x, offset, mask):
                 return self.conv(x, offset, mask)
 
-        os.makedirs(target, exist_ok=True)
         if name == "nms_only":
             example = (torch.rand(8, 4), torch.rand(8))
             traced = torch.jit.trace(Nms(), example)
@@ -166,8 +164,8 @@ def main():
         args = []
         for t in example:
             args += ["--input", mf.cli_spec(t)]
-        with open(done, "w") as f:
-            json.dump({"source_hash": digest, "cli_args": args}, f)
+        with open(os.path.join(target, "export.json"), "w") as f:
+            json.dump({"cli_args": args}, f)
         return
     if TRACE_NONEMPTY_NMS_BRANCH_ONLY:
         trace_nonempty_nms_branch_only()
@@ -178,15 +176,12 @@ def main():
     other = torch.rand(3, OTHER_HW[0] // 8, OTHER_HW[1] // 8)
     other = torch.nn.functional.interpolate(other[None], size=OTHER_HW, mode="bilinear")[0]
 
-    tmp = f"{target}.tmp{os.getpid()}"  # per process: ctest -j runs a model's opsets side by side
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
     with torch.no_grad():
         traced = torch.jit.trace(model, (example,), check_trace=False)
-    pt = os.path.join(tmp, "model.pt")
+    pt = os.path.join(target, "model.pt")
     traced.save(pt)
     for k, image in enumerate([example, other]):
-        d = os.path.join(tmp, f"size_{k}")
+        d = os.path.join(target, f"size_{k}")
         os.makedirs(d)
         meta = mf.outputs_meta(pt, [image], 1e-4, d, "trace")
         meta["model_name"] = name
@@ -194,13 +189,8 @@ def main():
             json.dump(meta, f, indent=1)
     args = ["--input", mf.cli_spec(example), "--input-names", "image", "--dynamic-axes", "image=1:height,2:width",
             "--dynamic-input", "float32[3,%d,%d]" % DYNAMIC_RUN_HW]
-    with open(os.path.join(tmp, "export.json"), "w") as f:
-        json.dump({"source_hash": digest, "cli_args": args, "sizes": 2}, f, indent=1)
-    shutil.rmtree(target, ignore_errors=True)
-    try:
-        os.rename(tmp, target)
-    except OSError:  # another process made it meanwhile (same source hash)
-        shutil.rmtree(tmp, ignore_errors=True)
+    with open(os.path.join(target, "export.json"), "w") as f:
+        json.dump({"cli_args": args, "sizes": 2}, f, indent=1)
 
 
 if __name__ == "__main__":

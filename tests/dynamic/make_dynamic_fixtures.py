@@ -7,13 +7,11 @@ Writes OUT_DIR/CASE/model.pt (traced or scripted at the example size), OUT_DIR/C
 ({"cli_args": [...]}: --input specs at the example size and --dynamic-axes), and one directory per
 other size, OUT_DIR/CASE/size_K/, with inputs and PyTorch's outputs at that size (meta.json as
 tests/ort/compare.js reads it). The exported model must match PyTorch at every size_K.
-Regenerated only when this file changes.
+Regenerated only when this file changes (make_fixtures.generate_once).
 """
-import hashlib
 import json
 import math
 import os
-import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -155,14 +153,14 @@ def main():
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
     out_dir, name = sys.argv[1], sys.argv[2]
-    with open(__file__, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+    import make_fixtures as mf
+
     target = os.path.join(out_dir, name)
-    done = os.path.join(target, "export.json")
-    if os.path.exists(done):
-        with open(done) as f:
-            if json.load(f).get("source_hash") == digest:
-                return
+    mf.generate_once(target, __file__, lambda _digest: generate(target, name), fresh=True)
+
+
+def generate(target, name):
+    """Writes case `name` into the (empty) directory target."""
     import torch
     import make_fixtures as mf
 
@@ -172,15 +170,12 @@ def main():
         raise SystemExit(f"unknown case {name}; known: {', '.join(all_cases)}")
     module, method, example, axes, others, rtol = all_cases[name]
     module.eval()
-    tmp = target + ".tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
     # Traced with autograd on: under no_grad, eval-mode transformer layers trace to fused fast-path ops.
     ts = torch.jit.script(module) if method == "script" else torch.jit.trace(module, tuple(example), check_trace=False)
-    pt = os.path.join(tmp, "model.pt")
+    pt = os.path.join(target, "model.pt")
     ts.save(pt)
     for k, inputs in enumerate(others):
-        d = os.path.join(tmp, f"size_{k}")
+        d = os.path.join(target, f"size_{k}")
         os.makedirs(d)
         meta = mf.outputs_meta(pt, inputs, rtol, d, method)
         with open(os.path.join(d, "meta.json"), "w") as f:
@@ -190,10 +185,8 @@ def main():
         args += ["--input", mf.cli_spec(t)]
     for a in axes:
         args += ["--dynamic-axes", a]
-    with open(os.path.join(tmp, "export.json"), "w") as f:
-        json.dump({"source_hash": digest, "cli_args": args, "sizes": len(others)}, f, indent=1)
-    shutil.rmtree(target, ignore_errors=True)
-    os.rename(tmp, target)
+    with open(os.path.join(target, "export.json"), "w") as f:
+        json.dump({"cli_args": args, "sizes": len(others)}, f, indent=1)
 
 
 if __name__ == "__main__":

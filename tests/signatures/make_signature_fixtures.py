@@ -11,10 +11,8 @@ PyTorch's outputs (meta.json as tests/ort/compare.js reads it). Expected outputs
 .pt reloaded with torch.jit.load (or, for torch2onnx.save, from the original model), called with the
 Python values the ONNX inputs stand for. Regenerated only when this file or the helper changes.
 """
-import hashlib
 import json
 import os
-import shutil
 import struct
 import sys
 
@@ -318,19 +316,16 @@ def main():
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
     out_dir, name = os.path.abspath(sys.argv[1]), sys.argv[2]
-    digest = hashlib.sha256()
-    for f in (__file__, os.path.join(SOURCE_DIR, "python", "torch2onnx", "__init__.py")):
-        with open(f, "rb") as fh:
-            digest.update(fh.read())
-    digest = digest.hexdigest()
-    target = os.path.join(out_dir, name)
-    done = os.path.join(target, "export.json")
-    if os.path.exists(done):
-        with open(done) as f:
-            if json.load(f).get("source_hash") == digest:
-                return
-    import torch
     import make_fixtures as mf
+
+    target = os.path.join(out_dir, name)
+    mf.generate_once(target, __file__, lambda _digest: generate(target, name), fresh=True,
+                     extra_sources=[os.path.join(SOURCE_DIR, "python", "torch2onnx", "__init__.py")])
+
+
+def generate(target, name):
+    """Writes case `name` into the (empty) directory target."""
+    import torch
     import torch2onnx
 
     torch.set_num_threads(1)
@@ -340,10 +335,7 @@ def main():
     case = all_cases[name]
     model, method, example = case["model"], case["method"], case["example"]
     model.eval()
-    tmp = target + ".tmp%d" % os.getpid()
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
-    pt = os.path.join(tmp, "model.pt")
+    pt = os.path.join(target, "model.pt")
     if method == "save":
         torch2onnx.save(model, unwrap(example), pt, output_names=["y", "h", "c"], dynamic_axes={"ids": {0: "seq"}})
         reference = model
@@ -355,12 +347,12 @@ def main():
     # example inputs for --example-inputs: .npy and .pb files, one per graph input, in name order
     leaves = flat_tensors(example)
     for sub, fmt in (("npy", "npy"), ("pb", "pb"), ("wrong_dtype", "npy")) if name.startswith("example") else ():
-        os.makedirs(os.path.join(tmp, sub))
+        os.makedirs(os.path.join(target, sub))
         for k, t in enumerate(leaves):
             if sub == "wrong_dtype" and k == 1:
                 t = t.to(torch.int32)
             fname = f"{k}_{['ids', 'offsets'][k] if name.startswith('example_inputs') else 'input'}.{fmt}"
-            with open(os.path.join(tmp, sub, fname), "wb") as f:
+            with open(os.path.join(target, sub, fname), "wb") as f:
                 f.write(npy_bytes(t) if fmt == "npy" else tensor_proto(t))
     check_index = 0
     runs = []
@@ -374,24 +366,22 @@ def main():
             for args in run["checks"]:
                 d = f"check_{check_index}"
                 check_index += 1
-                os.makedirs(os.path.join(tmp, d))
+                os.makedirs(os.path.join(target, d))
                 with torch.no_grad():
                     outs = []
                     torch2onnx._flatten_outputs(reference(*unwrap(args)), outs)
                 rtol = 1e-4
-                meta = {"inputs": [write_tensor(os.path.join(tmp, d, f"input_{k}.bin"), t)
+                meta = {"inputs": [write_tensor(os.path.join(target, d, f"input_{k}.bin"), t)
                                    for k, t in enumerate(flat_tensors(args))],
-                        "outputs": [write_tensor(os.path.join(tmp, d, f"expected_{k}.bin"), t)
+                        "outputs": [write_tensor(os.path.join(target, d, f"expected_{k}.bin"), t)
                                     for k, t in enumerate(outs)],
                         "rtol": rtol}
-                with open(os.path.join(tmp, d, "meta.json"), "w") as f:
+                with open(os.path.join(target, d, "meta.json"), "w") as f:
                     json.dump(meta, f, indent=1)
                 r["checks"].append(d)
         runs.append(r)
-    with open(os.path.join(tmp, "export.json"), "w") as f:
-        json.dump({"source_hash": digest, "runs": runs}, f, indent=1)
-    shutil.rmtree(target, ignore_errors=True)
-    os.rename(tmp, target)
+    with open(os.path.join(target, "export.json"), "w") as f:
+        json.dump({"runs": runs}, f, indent=1)
 
 
 if __name__ == "__main__":
