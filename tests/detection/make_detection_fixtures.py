@@ -68,6 +68,10 @@ def build(name):
     if name == "ssd300_vgg16":
         # torchvision's own initialisation (VGG's Kaiming, the head's Xavier) keeps the scores spread.
         return D.ssd300_vgg16(weights=None, weights_backbone=None, num_classes=NUM_CLASSES)
+    if name == "ssd300_vgg16_score_thresh":
+        # Its random scores sit in [0.96, 1]: a threshold of 0.99 leaves some classes fewer candidates
+        # than the top-k cap (400) and the number of detections varies from image to image (about 60).
+        return D.ssd300_vgg16(weights=None, weights_backbone=None, num_classes=NUM_CLASSES, score_thresh=0.99)
     if name == "retinanet_resnet18_fpn":
         # Random sigmoid scores sit at the prior (0.01): take every candidate.
         return D.RetinaNet(resnet18_fpn(p6p7=True), NUM_CLASSES, score_thresh=0.0, **size)
