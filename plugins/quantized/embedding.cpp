@@ -19,7 +19,9 @@
 //
 // PyTorch 1.13's quantized kernels ignore `mode` (and scale_grad_by_freq): every bag is a sum, and
 // torch.ao's quantized EmbeddingBag passes mode=0 whatever its float module had. The export follows
-// the kernel: a sum for every mode. Pruned bags (pruned_weights=True) look their rows up through a
+// the kernel: a sum for every mode. An op whose bit width is not the table's is refused (PyTorch reads
+// garbage: torch.ao 1.13's quantized Embedding.from_float forgets quint4x2 and calls embedding_byte on a
+// 4-bit table; setting the module's .dtype = torch.quint4x2 after convert repairs it). Pruned bags (pruned_weights=True) look their rows up through a
 // constant compressed_indices_mapping (-1: skipped). Refused, naming the argument: a mapping known
 // only at run time, pruned_weights=True on the (bag-less) embedding ops, offsets with 2-D indices
 // (PyTorch refuses them too), indices of rank other than 1 or 2, a fused-row weight that is not a
@@ -92,8 +94,9 @@ std::vector<float> float_elements(Ctx& ctx, const Value& v, const char* what) {
   return out;
 }
 
-// The table of a torch2onnx::embedding_packed_params list (data, scale, zero_point, bit_rate).
-Table packed_table(Ctx& ctx, const Value& params) {
+// The table of a torch2onnx::embedding_packed_params list (data, scale, zero_point, bit_rate), for an
+// op that reads tables of `op_bits`.
+Table packed_table(Ctx& ctx, const Value& params, int op_bits) {
   if (!params.is_list() || params.list_size() != 4)
     unsupported(ctx.kind() + ": weight is not a constant EmbeddingPackedParamsBase object");
   Table t;
@@ -101,6 +104,12 @@ Table packed_table(Ctx& ctx, const Value& params) {
   if (data.dtype() != T2O_DTYPE_UINT8 || data.rank() != 2 || !data.has_static_shape())
     fail(ctx.kind() + ": the unpacked table is not a 2-d uint8 tensor");
   const int64_t bit_rate = params.item(3).to_int();
+  if (bit_rate != op_bits)
+    // PyTorch reads the packed rows with the op's layout whatever the table's: its result is not an
+    // embedding (torch.ao 1.13's quantized Embedding.from_float drops quint4x2 and calls the 8-bit op).
+    unsupported(ctx.kind() + ": argument 'weight' is a " + std::to_string(bit_rate) + "-bit table but the op reads " +
+                std::to_string(op_bits) + "-bit rows (PyTorch's result would be garbage; with torch.ao's quantized " +
+                "Embedding, set its .dtype to the table's, torch.quint4x2)");
   std::vector<float> scale = float_elements(ctx, params.item(1), "scale");
   std::vector<float> zero_point = float_elements(ctx, params.item(2), "zero_point");
   t.rows = data.dim(0), t.dim = data.dim(1);
@@ -195,14 +204,14 @@ Value pruned_indices(Ctx& ctx, const Value& indices, int32_t pruned_arg, int32_t
 }
 
 // quantized::embedding_byte / embedding_4bit
-void embedding(Ctx& ctx) {
+void embedding(Ctx& ctx, int bits) {
   Value indices = ctx.input(1);
   check_indices(ctx, indices);
   Value pruned = ctx.input(2);
   if (!pruned.is_const()) unsupported(ctx.kind() + ": argument 'pruned_weights' must be constant");
   if (pruned.to_bool())
     unsupported(ctx.kind() + ": pruned_weights=True (PyTorch's embedding ops take no compressed_indices_mapping)");
-  ctx.set_output(0, lookup(ctx, packed_table(ctx, ctx.input(0)), indices, ctx.as_onnx(indices), Value()));
+  ctx.set_output(0, lookup(ctx, packed_table(ctx, ctx.input(0), bits), indices, ctx.as_onnx(indices), Value()));
 }
 
 // quantized::embedding_bag_* (packed or fused rows): inputs 1.. as in the schemas above.
@@ -232,10 +241,10 @@ void embedding_bag(Ctx& ctx, const Table& t) {
 T2O_SYMBOLIC("torch2onnx::embedding_packed_params", 9) {
   ctx.set_output(0, ctx.make_list({ctx.input(0), ctx.input(1), ctx.input(2), ctx.input(3)}));
 }
-T2O_SYMBOLIC("quantized::embedding_byte", 9) { embedding(ctx); }
-T2O_SYMBOLIC("quantized::embedding_4bit", 9) { embedding(ctx); }
-T2O_SYMBOLIC("quantized::embedding_bag_byte", 9) { embedding_bag(ctx, packed_table(ctx, ctx.input(0))); }
-T2O_SYMBOLIC("quantized::embedding_bag_4bit", 9) { embedding_bag(ctx, packed_table(ctx, ctx.input(0))); }
+T2O_SYMBOLIC("quantized::embedding_byte", 9) { embedding(ctx, 8); }
+T2O_SYMBOLIC("quantized::embedding_4bit", 9) { embedding(ctx, 4); }
+T2O_SYMBOLIC("quantized::embedding_bag_byte", 9) { embedding_bag(ctx, packed_table(ctx, ctx.input(0), 8)); }
+T2O_SYMBOLIC("quantized::embedding_bag_4bit", 9) { embedding_bag(ctx, packed_table(ctx, ctx.input(0), 4)); }
 T2O_SYMBOLIC("quantized::embedding_bag_byte_rowwise_offsets", 9) { embedding_bag(ctx, fused_table(ctx, ctx.input(0), 8)); }
 T2O_SYMBOLIC("quantized::embedding_bag_4bit_rowwise_offsets", 9) { embedding_bag(ctx, fused_table(ctx, ctx.input(0), 4)); }
 T2O_SYMBOLIC("quantized::embedding_bag_2bit_rowwise_offsets", 9) { embedding_bag(ctx, fused_table(ctx, ctx.input(0), 2)); }

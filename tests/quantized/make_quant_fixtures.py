@@ -69,6 +69,8 @@ EMBEDDINGS = {
     "emb_byte_trace": ("embedding", dict(bits=8, save="trace", rows=50, dim=12, indices=(9,))),
     "emb_4bit": ("embedding", dict(bits=4, save="script", rows=50, dim=16, indices=(2, 7))),
     "emb_4bit_trace": ("embedding", dict(bits=4, save="trace", rows=50, dim=10, indices=(9,))),
+    # as torch.ao 1.13 converts it: the module calls embedding_byte on its 4-bit table (refused)
+    "emb_4bit_unrepaired": ("embedding", dict(bits=4, save="script", rows=50, dim=16, indices=(2, 7), repair=False)),
     # offsets [0, 3, 3, 7, 8]: bag 1 is empty
     "emb_bag_byte": ("bag", dict(bits=8, save="script", rows=40, dim=12)),
     "emb_bag_byte_trace": ("bag", dict(bits=8, save="trace", rows=40, dim=12, psw=True)),
@@ -78,8 +80,8 @@ EMBEDDINGS = {
     "emb_bag_4bit": ("bag", dict(bits=4, save="script", rows=40, dim=12)),
     "emb_bag_4bit_trace": ("bag", dict(bits=4, save="trace", rows=40, dim=12, psw=True)),
     "emb_bag_4bit_psw": ("bag", dict(bits=4, save="script", rows=40, dim=12, psw=True, include_last=True)),
-    "emb_bag_byte_modes": ("modes", dict(bits=8, save="script", rows=30, dim=16)),
-    "emb_bag_4bit_modes": ("modes", dict(bits=4, save="script", rows=30, dim=16)),
+    "emb_bag_byte_modes": ("modes", dict(bits=8, save="script", rows=30, dim=32)),
+    "emb_bag_4bit_modes": ("modes", dict(bits=4, save="script", rows=30, dim=32)),
     "emb_bag_fused": ("fused", dict(save="script", rows=30, dim=16)),
     "emb_bag_pruned": ("pruned", dict(bits=8, save="script", rows=30, dim=16)),
 }
@@ -473,6 +475,10 @@ def embedding_model(name):
         holder[0].qconfig = qconfig
         tq.prepare(holder, inplace=True)
         tq.convert(holder, inplace=True)
+        if o.get("bits") == 4 and o.get("repair", True):
+            # torch.ao 1.13's quantized Embedding.from_float keeps the default dtype quint8, so its
+            # forward calls embedding_byte on the 4-bit table (garbage): the dtype it should have had.
+            holder[0].dtype = torch.quint4x2
         return holder[0]
 
     def indices(shape):
