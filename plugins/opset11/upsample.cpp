@@ -2,7 +2,8 @@
 //   nearest        mode=nearest, asymmetric coordinates, nearest_mode=floor (PyTorch: floor(o * in/out))
 //   nearest-exact  mode=nearest, half_pixel, nearest_mode=round_prefer_ceil (floor((o + 0.5) * in/out))
 //   linear/bilinear/trilinear/bicubic  mode=linear|cubic (cubic_coeff_a=-0.75, PyTorch's A), with
-//                  align_corners or pytorch_half_pixel coordinates.
+//                  align_corners or half_pixel coordinates (not pytorch_half_pixel: for an output
+//                  length of 1 it samples index 0, where PyTorch samples the centre, in*0.5-0.5).
 // Given scale factors go in `scales` (PyTorch then maps coordinates with them, as Resize does);
 // given sizes go in `sizes` = (N, C) of Shape(x) + output_size, which may hold run-time ints.
 // roi is unused (an empty tensor); scales is empty when sizes is given.
@@ -35,7 +36,7 @@ void resize(Ctx& ctx, size_t n, const std::string& mode, bool has_align, bool ex
     attrs.push_back(Attr::s("nearest_mode", exact ? "round_prefer_ceil" : "floor"));
   } else {
     attrs.push_back(
-        Attr::s("coordinate_transformation_mode", I.align_corners ? "align_corners" : "pytorch_half_pixel"));
+        Attr::s("coordinate_transformation_mode", I.align_corners ? "align_corners" : "half_pixel"));
     if (mode == "cubic") attrs.push_back(Attr::f("cubic_coeff_a", -0.75));
   }
   bool have_scales = false;

@@ -128,6 +128,36 @@ def cases():
         def forward(self, x):
             return x.view(2, 3, 4).sum(1)
 
+    # Sizes that follow the data, which the example runs may meet only once: the first rows with a
+    # score above -10, at most two (keep[:2] after nonzero: 2 in both runs whenever both had two), and
+    # a resize to a size read from the data inside a scripted helper (Keypoint R-CNN's heatmaps).
+    class TruncatedSelection(nn.Module):
+        def forward(self, x):
+            keep = (x[:, 0] > -10).nonzero()[:, 0][:2]  # every row of the exporter's randn inputs
+            sel = x[keep]
+            return sel.sum(1, keepdim=True) + torch.zeros(sel.size(0), 1)
+
+    @torch.jit._script_if_tracing
+    def resize_to_data(x, size):
+        return nn.functional.interpolate(x, size=(int(size[0]), int(size[1])), mode="bilinear", align_corners=False)
+
+    class DataSizedResize(nn.Module):
+        def forward(self, x):
+            size = x[0, 0, 0, :2].abs().ceil().clamp(1, 6).to(torch.int64)
+            y = resize_to_data(x, size)
+            return y.reshape(y.size(0), -1) * y.size(3)
+
+    def positives(n, rows):
+        x = torch.randn(n, 3)
+        x[:, 0] = -20.0
+        x[rows, 0] = torch.randn(len(rows))
+        return x
+
+    def with_corner(n, a, b):
+        x = torch.randn(n, 2, 4, 4)
+        x[0, 0, 0, 0], x[0, 0, 0, 1] = a, b
+        return x
+
     ids = lambda b, t: torch.randint(0, 100, (b, t))
     # name -> (module, method, example inputs, --dynamic-axes, [other-size inputs...], rtol)
     return {
@@ -146,6 +176,10 @@ def cases():
         "halves_script": (Halves(), "script", [torch.randn(2, 6, 3)], ["x=0:batch,1:pairs"],
                           [[torch.randn(3, 10, 3)], [torch.randn(1, 2, 3)]], 1e-5),
         "fixed_view": (FixedView(), "trace", [torch.randn(2, 12)], ["x=0:batch"], [], 1e-5),
+        "truncated_selection": (TruncatedSelection(), "trace", [positives(8, [0, 2, 5])], ["x=0:n"],
+                                [[positives(6, [3])], [positives(12, [1, 4, 7, 9])], [positives(5, [])]], 1e-5),
+        "data_sized_resize": (DataSizedResize(), "trace", [with_corner(1, 2.5, 3.5)], ["x=0:batch"],
+                              [[with_corner(2, 5.5, 1.2)], [with_corner(1, 0.3, 4.0)]], 1e-4),
         "lstm_seq": (Lstm(), "trace", [torch.randn(1, 16, 8)], ["x=0:batch,1:seq"],
                      [[torch.randn(3, 9, 8)], [torch.randn(2, 30, 8)]], 1e-4),
     }

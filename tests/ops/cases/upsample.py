@@ -72,4 +72,11 @@ CASES = [
          opsets=ALL),
     case("linear1d_scale_frac", Interp(scale_factor=2.5, mode="linear"), [x1], opsets=ALL),
     case("linear1d_size_down", Interp(size=3, mode="linear"), [x1], opsets=ALL),
+    # An output length of 1 samples the input's centre in PyTorch (half-pixel without ONNX's
+    # pytorch_half_pixel special case, which samples 0); with align_corners, index 0.
+    case("linear1d_to_one", Interp(size=1, mode="linear"), [x1], opsets=ALL),
+    case("bilinear_to_one_row", Interp(size=(1, 4), mode="bilinear"), [x2], opsets=ALL),
+    case("bilinear_to_one_align", Interp(size=(1, 1), mode="bilinear", align_corners=True), [x2], opsets=ALL),
+    case("bicubic_to_one", Interp(size=(1, 3), mode="bicubic"), [x2], opsets=NEW),
+    case("trilinear_to_one", Interp(size=(1, 2, 1), mode="trilinear"), [x3], opsets=ALL),
 ]
