@@ -77,6 +77,8 @@ EMBEDDINGS = {
     "emb_bag_byte_psw": ("bag", dict(bits=8, save="script", rows=40, dim=12, psw=True)),
     "emb_bag_byte_last": ("bag", dict(bits=8, save="script", rows=40, dim=12, include_last=True)),
     "emb_bag_byte_2d": ("bag", dict(bits=8, save="script", rows=40, dim=12, indices=(4, 3))),
+    # exported with 10 indices in 5 bags, both dynamic; run on 17 indices in 7 bags
+    "emb_bag_byte_dynamic": ("bag", dict(bits=8, save="script", rows=40, dim=12, dynamic=True)),
     "emb_bag_4bit": ("bag", dict(bits=4, save="script", rows=40, dim=12)),
     "emb_bag_4bit_trace": ("bag", dict(bits=4, save="trace", rows=40, dim=12, psw=True)),
     "emb_bag_4bit_psw": ("bag", dict(bits=4, save="script", rows=40, dim=12, psw=True, include_last=True)),
@@ -545,6 +547,8 @@ def embedding_model(name):
             model, inputs = Bag2d().eval(), [indices(o["indices"])]
         elif o.get("psw"):
             model, inputs = BagWeighted().eval(), [indices((10,)), offsets, psw]
+        elif o.get("dynamic"):
+            model, inputs = Bag().eval(), [indices((17,)), torch.tensor([0, 0, 5, 6, 6, 12, 16])]
         else:
             model, inputs = Bag().eval(), [indices((10,)), offsets]
     elif kind == "modes":
@@ -584,7 +588,10 @@ def embedding_model(name):
     saved = torch.jit.script(model) if o["save"] == "script" else torch.jit.trace(model, tuple(inputs))
     table = None if kind == "fused" else [rows, dim]
     require = {"Gather": 3} if kind == "embedding" else {"Gather": 3, "ReduceSum": 1}
-    return saved, inputs, EMB_ATOL, require, True, table
+    cli = None
+    if o.get("dynamic"):
+        cli = {"inputs": ["int64[10]", "int64[5]"], "extra": ["--dynamic-axes", "x=0:n", "--dynamic-axes", "offsets=0:bags"]}
+    return saved, inputs, EMB_ATOL, require, True, table, cli
 
 
 def build(name):
@@ -639,6 +646,10 @@ def _generate(target, name, digest):
     for k, t in enumerate(outs):
         write_array(os.path.join(tmp, "expected_%d.bin" % k), t)
         meta["outputs"].append({"file": "expected_%d.bin" % k, "dtype": "float32", "shape": list(t.shape)})
+    if name in EMBEDDINGS and built[6]:
+        # dynamic axes: exported at other example shapes than the ones compared ("cli_extra": more options)
+        meta["cli_inputs"] = built[6]["inputs"]
+        meta["cli_extra"] = built[6]["extra"]
     with open(os.path.join(tmp, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
     shutil.rmtree(target, ignore_errors=True)

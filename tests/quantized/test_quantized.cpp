@@ -33,6 +33,8 @@ RunResult export_fixture(const QuantCase& c, fs::path* out_file) {
     args.push_back("--input");
     args.push_back(s.get<std::string>());
   }
+  if (meta.contains("cli_extra"))  // e.g. --dynamic-axes: the compared inputs then have other shapes
+    for (const auto& s : meta.at("cli_extra")) args.push_back(s.get<std::string>());
   return run(args);
 }
 
@@ -105,6 +107,9 @@ std::vector<QuantCase> embedding_cases() {
   std::vector<QuantCase> v;
   for (const char* e : kEmbeddings)
     for (int opset : {9, 11, 13, 17}) v.push_back({e, opset, ""});
+  // dynamic numbers of indices and bags: Range from opset 11
+  for (int opset : {11, 13, 17}) v.push_back({"emb_bag_byte_dynamic", opset, ""});
+  v.push_back({"emb_bag_byte_dynamic", 9, "a dynamic number of indices needs --opset 11 (Range)"});
   // torch.ao 1.13's 4-bit quantized Embedding calls the 8-bit op on its table: refused, naming it.
   v.push_back({"emb_4bit_unrepaired", 13, "argument 'weight' is a 4-bit table but the op reads 8-bit rows"});
   return v;
