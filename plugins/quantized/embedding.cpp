@@ -19,13 +19,15 @@
 //
 // PyTorch 1.13's quantized kernels ignore `mode` (and scale_grad_by_freq): every bag is a sum, and
 // torch.ao's quantized EmbeddingBag passes mode=0 whatever its float module had. The export follows
-// the kernel: a sum for every mode. An op whose bit width is not the table's is refused (PyTorch reads
-// garbage: torch.ao 1.13's quantized Embedding.from_float forgets quint4x2 and calls embedding_byte on a
-// 4-bit table; setting the module's .dtype = torch.quint4x2 after convert repairs it). Pruned bags (pruned_weights=True) look their rows up through a
-// constant compressed_indices_mapping (-1: skipped). Refused, naming the argument: a mapping known
-// only at run time, pruned_weights=True on the (bag-less) embedding ops, offsets with 2-D indices
-// (PyTorch refuses them too), indices of rank other than 1 or 2, a fused-row weight that is not a
-// constant.
+// the kernel: a sum for every mode. Pruned bags (pruned_weights=True) look their rows up through a
+// constant compressed_indices_mapping (-1: skipped). From opset 9; a number of indices known only at
+// run time needs Range (opset 11).
+// Refused, naming the argument: an op whose bit width is not the table's (PyTorch reads garbage there:
+// torch.ao 1.13's quantized Embedding.from_float forgets quint4x2 and calls embedding_byte on a 4-bit
+// table; setting the module's .dtype = torch.quint4x2 after convert repairs it); a mapping known only
+// at run time; pruned_weights=True on the embedding ops (PyTorch has no mapping there either); offsets
+// with 2-D indices (PyTorch refuses them too); indices of rank other than 1 or 2; a fused-row weight
+// that is not a constant.
 //
 // Schemas:
 //   quantized::embedding_byte(EmbeddingPackedParamsBase weight, Tensor indices, bool pruned_weights=False) -> Tensor
@@ -195,8 +197,9 @@ Value pruned_indices(Ctx& ctx, const Value& indices, int32_t pruned_arg, int32_t
   if (!mapping.valid()) fail(ctx.kind() + ": pruned_weights=True without compressed_indices_mapping");
   if (!mapping.is_const())
     unsupported(ctx.kind() + ": argument 'compressed_indices_mapping' must be constant with pruned_weights=True");
-  if (mapping.rank() == 1 && mapping.dim(0) == 1 && quant::const_int_elements(ctx, mapping, "compressed_indices_mapping")[0] == 0)
-    return ctx.as_onnx(indices);
+  const bool not_pruned = mapping.rank() == 1 && mapping.dim(0) == 1 &&
+                          quant::const_int_elements(ctx, mapping, "compressed_indices_mapping")[0] == 0;
+  if (not_pruned) return ctx.as_onnx(indices);
   Value row = cast_to(ctx, ctx.op("Gather", {ctx.as_onnx(mapping), ctx.as_onnx(indices)}, {Attr::i("axis", 0)}),
                       T2O_DTYPE_INT64);
   *keep = ctx.op("Not", {ctx.op("Equal", {row, ctx.scalar_i64(-1)})});
@@ -226,7 +229,8 @@ void embedding_bag(Ctx& ctx, const Table& t) {
   if (indices.rank() == 2) {
     // A batch of bags of equal length: PyTorch makes offsets arange(0, numel, L) itself.
     if (offsets.valid())
-      fail(ctx.kind() + ": argument 'offsets' given with 2-d indices (PyTorch refuses it: 2-d indices are bags of fixed length)");
+      fail(ctx.kind() + ": argument 'offsets' given with 2-d indices (PyTorch refuses it: 2-d indices are bags of "
+           "fixed length)");
     if (keep.valid()) rows = ctx.op("Where", {unsqueeze(ctx, keep, {2}), rows, ctx.scalar(T2O_DTYPE_FLOAT, 0.0)});
     ctx.set_output(0, reduce(ctx, "ReduceSum", rows, {1}, false));
     return;
