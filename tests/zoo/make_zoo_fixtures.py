@@ -83,8 +83,9 @@ for _n in SEGMENTATION:
         MODELS[_n][2]["aux_loss"] = False
 
 # Scripted instead of traced (NAME_script): the model's own control flow and method calls reach the
-# exporter (a scripted MobileNetV3's forward -> _forward_impl once crashed the example run).
-SCRIPTED = ["mobilenet_v3_small", "efficientnet_b0", "shufflenet_v2_x0_5"]
+# exporter (a scripted MobileNetV3's forward -> _forward_impl once crashed the example run; scripted
+# Swin builds its attention mask by slice assignments inside a branch).
+SCRIPTED = ["mobilenet_v3_small", "efficientnet_b0", "shufflenet_v2_x0_5", "swin_t"]
 for _n in SCRIPTED:
     MODELS[_n + "_script"] = MODELS[_n]
 
