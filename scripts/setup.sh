@@ -23,6 +23,9 @@ PACKAGES=(
   libtorch-dev libonnx-dev libprotobuf-dev protobuf-compiler
   libboost-dev libboost-filesystem-dev nlohmann-json3-dev libgtest-dev libjemalloc-dev
   python3-torch python3-torchvision python3-numpy
+  # libtorch's BLAS is whatever provides libblas.so.3: without OpenBLAS that is the reference BLAS,
+  # about 10x slower for the example runs' convolutions and matmuls (and for the Python fixtures).
+  libopenblas0-pthread
 )
 # Node.js: any node >= 16 with npm will do (the machine may have one that is not Debian's, e.g. with
 # npm bundled: installing Debian's npm package over it would conflict). Otherwise Debian's.

@@ -13,4 +13,6 @@ if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 fi
 cmake --build "$BUILD_DIR" -j"$JOBS"
+# ctest runs $JOBS processes at once: one BLAS thread each (OpenBLAS would start one per core in each).
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" "$@"

@@ -10,6 +10,7 @@
 
 #include <torch/csrc/jit/ir/ir.h>
 
+#include <functional>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -108,7 +109,6 @@ class WriteRewriter {
 
   // Rewrites the write and removes it; false (graph untouched but for dead nodes) when it can't.
   bool run() {
-    if (write_->owningBlock() != graph_.block()) return false;  // inside control flow
     Value* target = write_->input(0);
     std::vector<Node*> chain;  // views from the root down to the target
     Value* root = target;
@@ -117,6 +117,12 @@ class WriteRewriter {
       root = root->node()->input(0);
     }
     if (!owns_storage(root)) return false;
+    // Inside control flow only for a tensor the same block made (a scripted mask built by slice
+    // assignments in a branch): a write to an outer tensor, or to a loop-carried one, is seen outside
+    // the block and needs threading through it (thread_tensor_mutation.cpp).
+    if (write_->owningBlock() != graph_.block() &&
+        (root->node()->kind() == c10::prim::Param || root->node()->owningBlock() != write_->owningBlock()))
+      return false;
     if (!collect_aliases(root)) return false;
     bool read_later = false;
     for (Value* a : aliases_) read_later |= used_after_write(a);
@@ -303,8 +309,13 @@ class WriteRewriter {
 
 void functionalize_view_writes(const std::shared_ptr<Graph>& graph) {
   std::vector<Node*> writes;
-  for (Node* n : graph->nodes())
-    if (is_inplace_write(n)) writes.push_back(n);
+  std::function<void(torch::jit::Block*)> collect = [&](torch::jit::Block* block) {
+    for (Node* n : block->nodes()) {
+      if (is_inplace_write(n)) writes.push_back(n);
+      for (auto* b : n->blocks()) collect(b);
+    }
+  };
+  collect(graph->block());
   // In graph order: a later write into the same tensor then starts from the earlier one's result.
   for (Node* w : writes) WriteRewriter(*graph, w).run();
 }

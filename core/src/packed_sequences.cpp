@@ -50,12 +50,15 @@ at::Tensor run_packed(const at::Tensor& input, const at::Tensor& lengths, Run ru
   return std::get<0>(padded);
 }
 
+// A packed RNN's kernel: (input, lengths, hx, Tensor[] params, has_biases, num_layers, dropout, train,
+// bidirectional) -> (output, states...). `rnn` runs PyTorch's op on the packed data with the state as
+// given (Tensor[] for the LSTM, Tensor for the others) and returns (output, [states]).
 template <typename Rnn>
-torch::jit::Operation single_state_rnn(Rnn rnn) {
-  // (input, lengths, Tensor hx, Tensor[] params, has_biases, num_layers, dropout, train, bidirectional) -> (output, h)
+torch::jit::Operation packed_rnn_kernel(Rnn rnn) {
   return [rnn](Stack& stack) {
     auto args = torch::jit::last(stack, 9);
-    at::Tensor input = args[0].toTensor(), lengths = args[1].toTensor(), hx = args[2].toTensor();
+    at::Tensor input = args[0].toTensor(), lengths = args[1].toTensor();
+    const c10::IValue hx = args[2];
     auto params = args[3].toTensorVector();
     bool has_biases = args[4].toBool(), train = args[7].toBool(), bidirectional = args[8].toBool();
     int64_t layers = args[5].toInt();
@@ -64,13 +67,24 @@ torch::jit::Operation single_state_rnn(Rnn rnn) {
     at::Tensor out = run_packed(
         input, lengths,
         [&](const at::Tensor& data, const at::Tensor& batch_sizes) {
-          auto r = rnn(data, batch_sizes, hx, params, has_biases, layers, dropout, train, bidirectional);
-          return std::make_tuple(std::get<0>(r), std::vector<at::Tensor>{std::get<1>(r)});
+          return rnn(data, batch_sizes, hx, params, has_biases, layers, dropout, train, bidirectional);
         },
         states);
     torch::jit::drop(stack, 9);
-    torch::jit::push(stack, out, states[0]);
+    torch::jit::push(stack, out);
+    for (auto& state : states) torch::jit::push(stack, std::move(state));
   };
+}
+
+// The single-state RNNs (GRU, RNN tanh/relu): hx is one tensor, one state comes back.
+template <typename Rnn>
+torch::jit::Operation single_state_rnn(Rnn rnn) {
+  return packed_rnn_kernel([rnn](const at::Tensor& data, const at::Tensor& batch_sizes, const c10::IValue& hx,
+                                 const std::vector<at::Tensor>& params, bool has_biases, int64_t layers,
+                                 double dropout, bool train, bool bidirectional) {
+    auto r = rnn(data, batch_sizes, hx.toTensor(), params, has_biases, layers, dropout, train, bidirectional);
+    return std::make_tuple(std::get<0>(r), std::vector<at::Tensor>{std::get<1>(r)});
+  });
 }
 
 at::Tensor pad_to(const at::Tensor& input, const at::Tensor& lengths, bool batch_first, double padding_value,
@@ -123,25 +137,13 @@ torch::jit::RegisterOperators packed_ops({
     torch::jit::Operator(
         "t2o::packed_lstm(Tensor input, Tensor lengths, Tensor[] hx, Tensor[] params, bool has_biases, "
         "int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor, Tensor)",
-        [](Stack& stack) {
-          auto args = torch::jit::last(stack, 9);
-          at::Tensor input = args[0].toTensor(), lengths = args[1].toTensor();
-          auto hx = args[2].toTensorVector();
-          auto params = args[3].toTensorVector();
-          bool has_biases = args[4].toBool(), train = args[7].toBool(), bidirectional = args[8].toBool();
-          int64_t layers = args[5].toInt();
-          double dropout = args[6].toDouble();
-          std::vector<at::Tensor> states;
-          at::Tensor out = run_packed(
-              input, lengths,
-              [&](const at::Tensor& data, const at::Tensor& batch_sizes) {
-                auto r = at::lstm(data, batch_sizes, hx, params, has_biases, layers, dropout, train, bidirectional);
-                return std::make_tuple(std::get<0>(r), std::vector<at::Tensor>{std::get<1>(r), std::get<2>(r)});
-              },
-              states);
-          torch::jit::drop(stack, 9);
-          torch::jit::push(stack, out, states[0], states[1]);
-        },
+        packed_rnn_kernel([](const at::Tensor& data, const at::Tensor& batch_sizes, const c10::IValue& hx,
+                             const std::vector<at::Tensor>& params, bool has_biases, int64_t layers, double dropout,
+                             bool train, bool bidirectional) {
+          auto r = at::lstm(data, batch_sizes, hx.toTensorVector(), params, has_biases, layers, dropout, train,
+                            bidirectional);
+          return std::make_tuple(std::get<0>(r), std::vector<at::Tensor>{std::get<1>(r), std::get<2>(r)});
+        }),
         c10::AliasAnalysisKind::FROM_SCHEMA),
     torch::jit::Operator(
         "t2o::packed_gru(Tensor input, Tensor lengths, Tensor hx, Tensor[] params, bool has_biases, int num_layers, "

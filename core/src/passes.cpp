@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <unordered_set>
@@ -125,17 +126,95 @@ void functionalize_embedding_renorm(const std::shared_ptr<torch::jit::Graph>& gr
   }
 }
 
+// prim::unchecked_cast of a value that already has the cast's type: an Optional argument bound to a
+// tuple (hx given to a scripted nn.LSTM) is a tuple construct now, which tuple lowering must see.
+void drop_satisfied_casts(torch::jit::Block* block) {
+  for (auto it = block->nodes().begin(); it != block->nodes().end();) {
+    torch::jit::Node* node = *it;
+    ++it;
+    for (auto* b : node->blocks()) drop_satisfied_casts(b);
+    if (node->kind() != c10::prim::unchecked_cast) continue;
+    if (!node->input()->type()->isSubtypeOf(*node->output()->type())) continue;
+    node->output()->replaceAllUsesWith(node->input());
+    node->destroy();
+  }
+}
+
+// A default value as TorchScript source, or nothing when it has no literal form.
+std::optional<std::string> default_literal(const c10::IValue& v) {
+  if (v.isNone()) return "None";
+  if (v.isBool()) return v.toBool() ? "True" : "False";
+  if (v.isInt()) return std::to_string(v.toInt());
+  if (v.isDouble()) {
+    std::ostringstream s;
+    s.precision(17);
+    s << v.toDouble();
+    std::string text = s.str();
+    if (text.find_first_of(".eni") == std::string::npos) text += ".0";
+    return text;
+  }
+  return std::nullopt;
+}
+
+// A scripted module whose forward is overloaded (a scripted top-level nn.LSTM/GRU/RNN: forward__0
+// takes a Tensor, forward__1 a PackedSequence) has no `forward`. The first overload whose arguments
+// are all values an export can bind (no class instances) becomes forward, by a one-line wrapper.
+void define_forward_from_overload(torch::jit::Module& module, const std::string& path) {
+  std::vector<torch::jit::Method> overloads;
+  for (const auto& m : module.get_methods()) {
+    const std::string& name = m.name();
+    if (name.rfind("forward__", 0) == 0 && name.size() > 9 &&
+        std::all_of(name.begin() + 9, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      overloads.push_back(m);
+  }
+  if (overloads.empty()) throw ExportError(path + ": the module has no forward() method");
+  std::string seen;
+  for (const auto& m : overloads) {
+    const auto& args = m.function().getSchema().arguments();
+    bool bindable = true;
+    for (size_t i = 1; i < args.size(); ++i) {
+      c10::TypePtr type = args[i].type();
+      if (auto opt = type->cast<c10::OptionalType>()) type = opt->getElementType();
+      bindable &= type->kind() != c10::TypeKind::ClassType;
+    }
+    seen += (seen.empty() ? "" : ", ") + m.function().getSchema().name() + "(";
+    for (size_t i = 1; i < args.size(); ++i) seen += (i > 1 ? ", " : "") + args[i].type()->annotation_str();
+    seen += ")";
+    if (!bindable) continue;
+    std::string params = "self", call;
+    for (size_t i = 1; i < args.size(); ++i) {
+      params += ", " + args[i].name() + ": " + args[i].type()->annotation_str();
+      if (args[i].default_value())
+        if (auto literal = default_literal(*args[i].default_value())) params += " = " + *literal;
+      call += (i > 1 ? ", " : "") + args[i].name();
+    }
+    try {
+      module.define("def forward(" + params + "):\n    return self." + m.name() + "(" + call + ")\n");
+    } catch (const std::exception& e) {
+      throw ExportError(path + ": forward is overloaded and calling " + m.name() + " failed: " + error_reason(e.what()),
+                        e.what());
+    }
+    return;
+  }
+  throw ExportError(path + ": the module has no forward() method, and its overloads " + seen +
+                    " take class instances an export cannot give");
+}
+
 }  // namespace
 
 PreparedModel prepare(torch::jit::Module module, const std::string& path, const std::vector<InputSpec>& inputs) {
   PreparedModel out;
-  if (!module.find_method("forward")) throw ExportError(path + ": the module has no forward() method");
+  if (!module.find_method("forward")) define_forward_from_overload(module, path);
   try {
     module.eval();
     // Before freezing: its constant propagation would fold them as tensors.
     for (const auto& submodule : module.modules())
       for (const auto& method : submodule.get_methods()) unwrap_number_constants(method.graph()->block());
     unfuse_fake_quantizers(module);
+    // Calls inlined here, not by freezing: freezing inlines forward then deletes the methods it
+    // called (forward -> self._impl), and the inlined nodes' call stacks still point at them, which
+    // libtorch's interpreter reads (a crash in the example run of a scripted MobileNetV3).
+    for (const auto& method : module.get_methods()) torch::jit::Inline(*method.graph());
     // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
     out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);
     // Freezing keeps attributes it cannot prove unwritten: an in-place op on a fresh tensor (a traced
@@ -164,6 +243,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
   try {
     torch::jit::Inline(*graph);
     auto dicts = bind_signature(out, *graph, inputs);
+    drop_satisfied_casts(graph->block());
     if (!inputs.empty()) torch::jit::LowerSimpleTuples(graph);  // tuples of bound arguments read at once
     functionalize_embedding_renorm(graph, out.module);
     torch::jit::RemoveListMutation(graph);

@@ -13,7 +13,16 @@
 //   torch2onnx::linear_packed_params(Tensor weight, Tensor? bias) -> …LinearPackedParamsBase
 //
 // and a dynamically quantized RNN's CellParamsBase becomes quantized::make_quantized_cell_params_dynamic
-// over two such linear_packed_params (with their biases).
+// over two such linear_packed_params (with their biases). The EmbeddingPackedParamsBase of a quantized
+// Embedding / EmbeddingBag (float_qparams_weight_only_qconfig: quint8 or quint4x2 rows, per-row float
+// scale and FLOAT zero point), unpacked with quantized::embedding_bag_unpack, becomes
+//
+//   torch2onnx::embedding_packed_params(Tensor data, Tensor scale, Tensor zero_point, int bit_rate)
+//       -> …EmbeddingPackedParamsBase
+//
+// data: uint8 [N, D], one value per element (4-bit values unpacked, low nibble first as quint4x2 stores
+// them); scale, zero_point: float32 [N]; bit_rate 8 or 4. Not a quantized_tensor: DequantizeLinear has
+// no float zero points (the quantized pack dequantizes these rows itself, plugins/quantized/embedding.cpp).
 //
 // Every quantized tensor constant (the unpacked weights included) becomes
 //
@@ -40,6 +49,7 @@
 #include <torch/custom_class.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -52,6 +62,7 @@ constexpr const char* kConvParams = "__torch__.torch.classes.quantized.Conv2dPac
 constexpr const char* kConv3dParams = "__torch__.torch.classes.quantized.Conv3dPackedParamsBase";
 constexpr const char* kLinearParams = "__torch__.torch.classes.quantized.LinearPackedParamsBase";
 constexpr const char* kCellParams = "__torch__.torch.classes.rnn.CellParamsBase";
+constexpr const char* kEmbeddingParams = "__torch__.torch.classes.quantized.EmbeddingPackedParamsBase";
 
 torch::jit::Stack call_op(const char* name, torch::jit::Stack stack) {
   auto op = c10::Dispatcher::singleton().findSchemaOrThrow(name, "");
@@ -106,6 +117,34 @@ void linear_params_kernel(torch::jit::Stack& stack) {
   stack.push_back(std::move(out.at(0)));
 }
 
+// Rebuilds the per-row quantized table (float qparams) and packs it with quantized::embedding_bag_prepack.
+void embedding_params_kernel(torch::jit::Stack& stack) {
+  only_in_example_runs("torch2onnx::embedding_packed_params");
+  const int64_t bit_rate = stack.back().toInt();
+  const at::Tensor zero_point = stack[stack.size() - 2].toTensor().to(at::kFloat).contiguous();
+  const at::Tensor scale = stack[stack.size() - 3].toTensor().to(at::kFloat).contiguous();
+  const at::Tensor data = stack[stack.size() - 4].toTensor().to(at::kByte).contiguous();
+  torch::jit::drop(stack, 4);
+  if (data.dim() != 2 || (bit_rate != 8 && bit_rate != 4))
+    throw std::runtime_error("torch2onnx::embedding_packed_params: data of rank " + std::to_string(data.dim()) +
+                             ", bit_rate " + std::to_string(bit_rate));
+  const int64_t rows = data.size(0), cols = data.size(1);
+  at::Tensor q = at::_empty_per_channel_affine_quantized({rows, cols}, scale, zero_point, 0,
+                                                         at::device(at::kCPU).dtype(bit_rate == 8 ? at::kQUInt8 : at::kQUInt4x2));
+  const uint8_t* in = data.data_ptr<uint8_t>();
+  uint8_t* out = static_cast<uint8_t*>(q.data_ptr());
+  if (bit_rate == 8) {
+    std::memcpy(out, in, size_t(rows * cols));
+  } else {
+    const int64_t row_bytes = (cols + 1) / 2;
+    std::memset(out, 0, size_t(rows * row_bytes));
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) out[r * row_bytes + c / 2] |= uint8_t((in[r * cols + c] & 15) << ((c % 2) * 4));
+  }
+  auto packed = call_op("quantized::embedding_bag_prepack", {q});
+  stack.push_back(std::move(packed.at(0)));
+}
+
 void register_ops() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -125,6 +164,10 @@ void register_ops() {
         torch::jit::Operator(
             std::string("torch2onnx::linear_packed_params(Tensor weight, Tensor? bias) -> ") + kLinearParams,
             linear_params_kernel, alias),
+        torch::jit::Operator(
+            std::string("torch2onnx::embedding_packed_params(Tensor data, Tensor scale, Tensor zero_point, int bit_rate) -> ") +
+                kEmbeddingParams,
+            embedding_params_kernel, alias),
     });
   });
 }
@@ -213,6 +256,34 @@ torch::jit::Node* cell_params(torch::jit::Graph& g, const c10::IValue& cell) {
   return n;
 }
 
+// torch2onnx::embedding_packed_params over the unpacked rows of an EmbeddingPackedParamsBase.
+torch::jit::Node* embedding_params(torch::jit::Graph& g, const c10::IValue& packed) {
+  const at::Tensor q = call_op("quantized::embedding_bag_unpack", {packed}).at(0).toTensor().contiguous();
+  if (q.qscheme() != at::kPerChannelAffineFloatQParams || (q.scalar_type() != at::kQUInt8 && q.scalar_type() != at::kQUInt4x2))
+    throw ExportError(std::string("a quantized embedding table of type ") + c10::toString(q.scalar_type()) + " with scheme " +
+                      c10::toString(q.qscheme()) + " (expected quint8 or quint4x2, per_channel_affine_float_qparams)");
+  if (q.dim() != 2 || q.q_per_channel_axis() != 0)
+    throw ExportError("a quantized embedding table of rank " + std::to_string(q.dim()) + " quantized along axis " +
+                      std::to_string(q.q_per_channel_axis()) + " (expected per-row quantization of a 2-d table)");
+  const int64_t rows = q.size(0), cols = q.size(1);
+  const bool four_bit = q.scalar_type() == at::kQUInt4x2;
+  at::Tensor data = at::empty({rows, cols}, at::kByte);
+  const uint8_t* in = static_cast<const uint8_t*>(q.data_ptr());
+  uint8_t* out = data.data_ptr<uint8_t>();
+  if (!four_bit) {
+    std::memcpy(out, in, size_t(rows * cols));
+  } else {
+    // quint4x2 keeps two values per byte, the first in the low nibble; rows start on a byte.
+    const int64_t row_bytes = (cols + 1) / 2;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) out[r * cols + c] = uint8_t((in[r * row_bytes + c / 2] >> ((c % 2) * 4)) & 15);
+  }
+  return g.create(c10::Symbol::fromQualString("torch2onnx::embedding_packed_params"),
+                  {g.insertConstant(data), g.insertConstant(q.q_per_channel_scales().to(at::kFloat).contiguous()),
+                   g.insertConstant(q.q_per_channel_zero_points().to(at::kFloat).contiguous()),
+                   g.insertConstant(int64_t(four_bit ? 4 : 8))});
+}
+
 // Replaces one packed-parameter constant; returns false when its class isn't one handled here.
 bool replace_packed(torch::jit::Graph& g, torch::jit::Node* constant) {
   const std::string cls = class_name(constant->output()->type());
@@ -237,6 +308,8 @@ bool replace_packed(torch::jit::Graph& g, torch::jit::Node* constant) {
   } else if (cls == kLinearParams) {
     constant->output()->replaceAllUsesWith(linear_params(g, packed));
     return true;
+  } else if (cls == kEmbeddingParams) {
+    made = embedding_params(g, packed);
   } else if (cls == kCellParams) {
     made = cell_params(g, packed);
     if (!made) return false;

@@ -7,7 +7,9 @@
 // FIXTURE_DIR/meta.json (tests/quantized/make_quant_fixtures.py): inputs/outputs as tests/ort/compare.js,
 // plus "atol" (max |a-b|, a few quantization steps of the output), "max_mismatch" (fraction of elements
 // allowed beyond atol), "mean_atol" (bound on the mean |a-b|), "require" ({op_type: least count}) and
-// "int8_weights" (8-bit integer initializers must outweigh float ones: weights stay quantized).
+// "int8_weights" (8-bit integer initializers must outweigh float ones: weights stay quantized) and
+// "uint8_table" ([N, D]: a quantized embedding table must be a uint8 initializer of that shape, with no
+// float initializer of as many elements).
 // Prints one line per output and a "nodes:" line with the node count per op type. Opset-10 models run
 // without ONNX Runtime's graph optimizations (see below).
 // Exit codes: 0 pass, 1 mismatch or graph check failed, 2 ONNX Runtime failed, 3 usage or fixture error.
@@ -58,6 +60,7 @@ function graphSummary(file) {
   const buf = fs.readFileSync(file);
   const ops = {};
   const initBytes = {};  // ONNX data_type -> bytes
+  const inits = [];      // {type, dims} of each initializer
   let opset = 0;
   fields(buf, 0, buf.length, (f, w, s, e) => {
     if (f === 8 && w === 2) {  // ModelProto.opset_import
@@ -80,15 +83,22 @@ function graphSummary(file) {
         });
       } else if (gf === 5 && gw === 2) {  // GraphProto.initializer
         let type = 0, bytes = 0;
+        const dims = [];
         fields(buf, gs, ge, (tf, tw, ts, te) => {
           if (tf === 2 && tw === 0) type = ts;
           else if (tf === 9 && tw === 2) bytes += te - ts;  // raw_data
+          else if (tf === 1 && tw === 0) dims.push(ts);     // dims, unpacked
+          else if (tf === 1 && tw === 2) {                  // dims, packed
+            const pos = { i: ts };
+            while (pos.i < te) dims.push(readVarint(buf, pos));
+          }
         });
         initBytes[type] = (initBytes[type] || 0) + bytes;
+        inits.push({ type, dims });
       }
     });
   });
-  return { ops, initBytes, opset };
+  return { ops, initBytes, inits, opset };
 }
 
 const TYPED = { float32: Float32Array, int64: BigInt64Array, int32: Int32Array, uint8: Uint8Array, int8: Int8Array };
@@ -108,7 +118,7 @@ async function main() {
   const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8'));
   let ok = true;
 
-  const { ops, initBytes, opset } = graphSummary(model);
+  const { ops, initBytes, inits, opset } = graphSummary(model);
   const total = Object.values(ops).reduce((a, b) => a + b, 0);
   const list = Object.keys(ops).sort((a, b) => ops[b] - ops[a] || (a < b ? -1 : 1)).map((k) => `${k}=${ops[k]}`);
   console.log(`nodes: ${total} (${list.join(' ')})`);
@@ -126,6 +136,15 @@ async function main() {
       console.log('graph: FAIL weights are not stored as 8-bit integers (float initializers dominate)');
       ok = false;
     }
+  }
+
+  if (meta.uint8_table) {
+    // A quantized embedding table stays one uint8 initializer [N, D]; no float initializer as large.
+    const [n, d] = meta.uint8_table;
+    const table = inits.some((t) => t.type === 2 && t.dims.length === 2 && t.dims[0] === n && t.dims[1] === d);
+    const floatTable = inits.some((t) => (t.type === 1 || t.type === 11) && t.dims.reduce((a, b) => a * b, 1) >= n * d);
+    console.log(`table: ${table ? 'a' : 'no'} uint8 [${n}, ${d}] initializer${floatTable ? ', and a float one as large' : ''}`);
+    if (!table || floatTable) ok = false;
   }
 
   const T2O_THREADS = parseInt(process.env.T2O_ORT_THREADS || '1', 10);

@@ -18,6 +18,9 @@ tests/quantized/compare_quant.js reads it. The quantization engine is qnnpack (o
   dyn_lstm     dynamically quantized LSTM + Linear (torch.ao.quantization.quantize_dynamic)
   dyn_gru      dynamically quantized 2-layer bidirectional GRU (batch first) + Linear, with an initial state
   dyn_linear   dynamically quantized Linear stack
+  emb_<case>   quantized embeddings (float_qparams_weight_only_qconfig / _4bit: nn.Embedding and
+               nn.EmbeddingBag converted to torch.ao.nn.quantized modules, or the quantized::
+               embedding ops called on their packed tables or on fused-row tables), see EMBEDDINGS
 
 Tolerance ("atol" in meta.json): a few quantization steps of the model's last quantized tensor
 (STEPS * its scale): ONNX Runtime and qnnpack round the same real-valued intermediate results
@@ -26,6 +29,10 @@ independently, and a one-step difference inside the network moves the output by 
 way in an early layer can move a few outputs further); "mean_atol" bounds the mean absolute error.
 "require" gives the least number of nodes of each type the export must contain (QDQ form present:
 not a dequantize-everything float model), "int8_weights" that weights are stored as 8-bit integers.
+Embeddings (emb_*) dequantize their rows in float arithmetic exactly as PyTorch's kernel does, up to
+its fused multiply-add and summation order: "atol" is EMB_ATOL (a few float32 ulps of values of order
+1, no mismatch allowed), "uint8_table" the [N, D] shape of the uint8 initializer holding the table
+(no float copy of the table may exist).
 Regenerated only when this file changes.
 """
 import fcntl
@@ -49,6 +56,37 @@ MODELS = {
     "tv_inception_v3": ("inception_v3", 80, "trace", {"aux_logits": False, "init_weights": True}),
 }
 OTHER = ["qat", "qat_fused", "dyn_lstm", "dyn_gru", "dyn_linear"]
+EMB_ATOL = 1e-5
+
+# Embedding cases: name -> (kind, options); see embedding_model(). kind: "embedding" (nn.Embedding),
+# "bag" (nn.EmbeddingBag), "modes" (the bag ops called with mode 0, 1, 2), "fused" (the
+# *_rowwise_offsets ops on fused-row tables), "pruned" (pruned_weights=True: rows looked up through
+# compressed_indices_mapping, -1 skipped).
+# bits: 8 (quint8) or 4 (quint4x2); save: "script" or "trace"; rows/dim: the table.
+EMBEDDINGS = {
+    # 20000 x 64 bytes: more than a MiB, so the table is loaded lazily (the CLI's default)
+    "emb_byte": ("embedding", dict(bits=8, save="script", rows=20000, dim=64, indices=(3, 5))),
+    "emb_byte_trace": ("embedding", dict(bits=8, save="trace", rows=50, dim=12, indices=(9,))),
+    "emb_4bit": ("embedding", dict(bits=4, save="script", rows=50, dim=16, indices=(2, 7))),
+    "emb_4bit_trace": ("embedding", dict(bits=4, save="trace", rows=50, dim=10, indices=(9,))),
+    # as torch.ao 1.13 converts it: the module calls embedding_byte on its 4-bit table (refused)
+    "emb_4bit_unrepaired": ("embedding", dict(bits=4, save="script", rows=50, dim=16, indices=(2, 7), repair=False)),
+    # offsets [0, 3, 3, 7, 8]: bag 1 is empty
+    "emb_bag_byte": ("bag", dict(bits=8, save="script", rows=40, dim=12)),
+    "emb_bag_byte_trace": ("bag", dict(bits=8, save="trace", rows=40, dim=12, psw=True)),
+    "emb_bag_byte_psw": ("bag", dict(bits=8, save="script", rows=40, dim=12, psw=True)),
+    "emb_bag_byte_last": ("bag", dict(bits=8, save="script", rows=40, dim=12, include_last=True)),
+    "emb_bag_byte_2d": ("bag", dict(bits=8, save="script", rows=40, dim=12, indices=(4, 3))),
+    # exported with 10 indices in 5 bags, both dynamic; run on 17 indices in 7 bags
+    "emb_bag_byte_dynamic": ("bag", dict(bits=8, save="script", rows=40, dim=12, dynamic=True)),
+    "emb_bag_4bit": ("bag", dict(bits=4, save="script", rows=40, dim=12)),
+    "emb_bag_4bit_trace": ("bag", dict(bits=4, save="trace", rows=40, dim=12, psw=True)),
+    "emb_bag_4bit_psw": ("bag", dict(bits=4, save="script", rows=40, dim=12, psw=True, include_last=True)),
+    "emb_bag_byte_modes": ("modes", dict(bits=8, save="script", rows=30, dim=32)),
+    "emb_bag_4bit_modes": ("modes", dict(bits=4, save="script", rows=30, dim=32)),
+    "emb_bag_fused": ("fused", dict(save="script", rows=30, dim=16)),
+    "emb_bag_pruned": ("pruned", dict(bits=8, save="script", rows=30, dim=16)),
+}
 
 # Op-level cases: name -> (body factory, input shapes, require, int8 weights, options). The body is
 # wrapped between QuantStubs and a DeQuantStub, quantized in eager mode (qnnpack qconfig, or per-channel
@@ -206,7 +244,7 @@ _define_ops()
 
 
 def names():
-    return list(MODELS) + OTHER + list(OPS)
+    return list(MODELS) + OTHER + list(OPS) + list(EMBEDDINGS)
 
 
 def op_model(name):
@@ -421,7 +459,144 @@ def dynamic_model(name):
     return saved, inputs, out_scale, require, True
 
 
+def embedding_model(name):
+    import torch
+    import torch.nn as nn
+    import torch.ao.quantization as tq
+    kind, o = EMBEDDINGS[name]
+    torch.manual_seed(len(name) * 13 + 5)
+    gen = torch.Generator().manual_seed(len(name))
+    rows, dim = o["rows"], o["dim"]
+    qconfig = tq.float_qparams_weight_only_qconfig_4bit if o.get("bits") == 4 else tq.float_qparams_weight_only_qconfig
+
+    def quantized(module):
+        # rows of different ranges and offsets, so the per-row scales and zero points differ
+        with torch.no_grad():
+            module.weight.mul_(torch.rand(rows, 1, generator=gen) * 2 + 0.1).add_(torch.randn(rows, 1, generator=gen))
+        holder = nn.Sequential(module).eval()
+        holder[0].qconfig = qconfig
+        tq.prepare(holder, inplace=True)
+        tq.convert(holder, inplace=True)
+        if o.get("bits") == 4 and o.get("repair", True):
+            # torch.ao 1.13's quantized Embedding.from_float keeps the default dtype quint8, so its
+            # forward calls embedding_byte on the 4-bit table (garbage): the dtype it should have had.
+            holder[0].dtype = torch.quint4x2
+        return holder[0]
+
+    def indices(shape):
+        return torch.randint(0, rows, shape, generator=gen)
+
+    offsets = torch.tensor([0, 3, 3, 7, 8])  # bag 1 empty; 10 indices
+    psw = torch.rand(10, generator=gen) * 2 - 0.5
+    if kind == "embedding":
+        class Emb(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = quantized(nn.Embedding(rows, dim))
+
+            def forward(self, x):
+                return self.emb(x)
+        model, inputs = Emb().eval(), [indices(o["indices"])]
+    elif kind == "bag" or kind == "pruned":
+        def quantized_bag():
+            bag = quantized(nn.EmbeddingBag(rows, dim, mode="sum"))
+            bag.include_last_offset = o.get("include_last", False)
+            return bag
+
+        class Bag(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.bag = quantized_bag()
+
+            def forward(self, x, offsets):
+                return self.bag(x, offsets)
+
+        class BagWeighted(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.bag = quantized_bag()
+
+            def forward(self, x, offsets, w):
+                return self.bag(x, offsets, w)
+
+        class Bag2d(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.bag = quantized_bag()
+
+            def forward(self, x):
+                return self.bag(x)
+
+        class Pruned(nn.Module):
+            # a pruned table: index i reads row mapping[i], or nothing when that is -1
+            def __init__(self):
+                super().__init__()
+                self.bag = quantized(nn.EmbeddingBag(rows, dim, mode="sum"))
+                mapping = torch.randint(0, rows, (rows + 10,), generator=gen, dtype=torch.int32)
+                mapping[::3] = -1
+                self.register_buffer("mapping", mapping)
+
+            def forward(self, x, offsets):
+                return torch.ops.quantized.embedding_bag_byte(self.bag._packed_params._packed_weight, x, offsets, False,
+                                                              0, True, None, self.mapping, False)
+        if kind == "pruned":
+            model = Pruned().eval()
+            inputs = [torch.randint(0, rows + 10, (10,), generator=gen), offsets]
+            assert bool((model.mapping[inputs[0]] == -1).any()), "no pruned row is looked up"
+        elif "indices" in o:
+            model, inputs = Bag2d().eval(), [indices(o["indices"])]
+        elif o.get("psw"):
+            model, inputs = BagWeighted().eval(), [indices((10,)), offsets, psw]
+        elif o.get("dynamic"):
+            model, inputs = Bag().eval(), [indices((17,)), torch.tensor([0, 0, 5, 6, 6, 12, 16])]
+        else:
+            model, inputs = Bag().eval(), [indices((10,)), offsets]
+    elif kind == "modes":
+        class Modes(nn.Module):
+            # PyTorch 1.13's quantized kernels ignore mode: every one of these is a sum.
+            def __init__(self):
+                super().__init__()
+                self.bag = quantized(nn.EmbeddingBag(rows, dim, mode="sum"))
+                self.four_bit = o["bits"] == 4
+
+            def forward(self, x, offsets):
+                w = self.bag._packed_params._packed_weight
+                if self.four_bit:
+                    return (torch.ops.quantized.embedding_bag_4bit(w, x, offsets, False, 1, False, None, None, False),
+                            torch.ops.quantized.embedding_bag_4bit(w, x, offsets, False, 2, False, None, None, True))
+                return (torch.ops.quantized.embedding_bag_byte(w, x, offsets, False, 1, False, None, None, False),
+                        torch.ops.quantized.embedding_bag_byte(w, x, offsets, False, 2, False, None, None, True))
+        model, inputs = Modes().eval(), [indices((10,)), offsets]
+    else:
+        class Fused(nn.Module):
+            # tables in the fused-row layouts (values, then scale and bias in each row), made by the
+            # *_prepack ops from a float table
+            def __init__(self):
+                super().__init__()
+                table = torch.randn(rows, dim, generator=gen) * (torch.rand(rows, 1, generator=gen) + 0.2)
+                self.register_buffer("w8", torch.ops.quantized.embedding_bag_byte_prepack(table))
+                self.register_buffer("w4", torch.ops.quantized.embedding_bag_4bit_prepack(table))
+                self.register_buffer("w2", torch.ops.quantized.embedding_bag_2bit_prepack(table))
+
+            def forward(self, x, offsets, w):
+                a = torch.ops.quantized.embedding_bag_byte_rowwise_offsets(self.w8, x, offsets, False, 0, False, w)
+                b = torch.ops.quantized.embedding_bag_4bit_rowwise_offsets(self.w4, x, offsets, False, 0, False, None,
+                                                                           None, True)
+                c = torch.ops.quantized.embedding_bag_2bit_rowwise_offsets(self.w2, x, offsets)
+                return a, b, c
+        model, inputs = Fused().eval(), [indices((10,)), offsets, psw]
+    saved = torch.jit.script(model) if o["save"] == "script" else torch.jit.trace(model, tuple(inputs))
+    table = None if kind == "fused" else [rows, dim]
+    require = {"Gather": 3} if kind == "embedding" else {"Gather": 3, "ReduceSum": 1}
+    cli = None
+    if o.get("dynamic"):
+        cli = {"inputs": ["int64[10]", "int64[5]"], "extra": ["--dynamic-axes", "x=0:n", "--dynamic-axes", "offsets=0:bags"]}
+    return saved, inputs, EMB_ATOL, require, True, table, cli
+
+
 def build(name):
+    if name in EMBEDDINGS:
+        return embedding_model(name)
     if name in OPS:
         return op_model(name)
     if name in MODELS:
@@ -447,7 +622,8 @@ def _generate(target, name, digest):
     import torch
     torch.backends.quantized.engine = "qnnpack"
     torch.set_num_threads(int(os.environ.get("T2O_FIXTURE_THREADS", "1")))
-    saved, inputs, out_scale, require, int8_weights = build(name)
+    built = build(name)
+    saved, inputs, out_scale, require, int8_weights = built[:5]
     tmp = target + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
@@ -459,13 +635,21 @@ def _generate(target, name, digest):
     meta = {"inputs": [], "outputs": [], "cli_inputs": [], "source_hash": digest,
             "atol": STEPS * out_scale, "mean_atol": out_scale, "max_mismatch": 0.002,
             "steps": STEPS, "step": out_scale, "require": require, "int8_weights": int8_weights}
+    if name in EMBEDDINGS:
+        meta.update({"atol": EMB_ATOL, "mean_atol": EMB_ATOL, "max_mismatch": 0, "steps": 1, "step": EMB_ATOL,
+                     "uint8_table": built[5]})
     for k, t in enumerate(inputs):
         write_array(os.path.join(tmp, "input_%d.bin" % k), t)
-        meta["inputs"].append({"file": "input_%d.bin" % k, "dtype": "float32", "shape": list(t.shape)})
+        dtype = "int64" if t.dtype == torch.int64 else "float32"
+        meta["inputs"].append({"file": "input_%d.bin" % k, "dtype": dtype, "shape": list(t.shape)})
         meta["cli_inputs"].append("%s[%s]" % (DTYPES[str(t.dtype)], ",".join(str(d) for d in t.shape)))
     for k, t in enumerate(outs):
         write_array(os.path.join(tmp, "expected_%d.bin" % k), t)
         meta["outputs"].append({"file": "expected_%d.bin" % k, "dtype": "float32", "shape": list(t.shape)})
+    if name in EMBEDDINGS and built[6]:
+        # dynamic axes: exported at other example shapes than the ones compared ("cli_extra": more options)
+        meta["cli_inputs"] = built[6]["inputs"]
+        meta["cli_extra"] = built[6]["extra"]
     with open(os.path.join(tmp, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
     shutil.rmtree(target, ignore_errors=True)

@@ -248,6 +248,13 @@ def cases():
             "--input", "(float32[3],float32[3])"], [cont])
         + ok(["--input", "(float32[3])", "--input", "{}", "--input", "str=half", "--input", "(float32[3],float32[3])"],
              [([rn(3)], {}, Const("half"), Pair(rn(3), rn(3)))]))
+    # A scripted top-level nn.LSTM: forward is overloaded (forward__0 on a Tensor, forward__1 on a
+    # PackedSequence); the Tensor overload is exported, with and without the state.
+    x_seq = rn(5, 3, 10)
+    state = (rn(1, 3, 20), rn(1, 3, 20))
+    add("overloaded_forward_script", torch.nn.LSTM(10, 20), "script", (x_seq,),
+        ok(["--input", "float32[5,3,10]"], [(x_seq,)], (9, 17))
+        + ok(["--input", "float32[5,3,10]", "--input", "(float32[1,3,20],float32[1,3,20])"], [(x_seq, state)]))
     # torch2onnx.save: a .pt with its signature; export needs no --input
     st = M["SaveTarget"]()
     save_example = (torch.randint(0, 20, (5, 2), generator=g), (rn(1, 2, 8), rn(1, 2, 8)), Const(0.5))
@@ -343,7 +350,8 @@ def generate(target, name):
         ts = torch.jit.script(model) if method == "script" else torch.jit.trace(model, unwrap(example),
                                                                                  check_trace=False, strict=False)
         ts.save(pt)
-        reference = torch.jit.load(pt).eval()
+        # An overloaded forward (a scripted nn.LSTM) has no `forward` to call on the loaded module.
+        reference = torch.jit.load(pt).eval() if "forward" in ts._c._method_names() else model
     # example inputs for --example-inputs: .npy and .pb files, one per graph input, in name order
     leaves = flat_tensors(example)
     for sub, fmt in (("npy", "npy"), ("pb", "pb"), ("wrong_dtype", "npy")) if name.startswith("example") else ():

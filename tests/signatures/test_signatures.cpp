@@ -56,8 +56,7 @@ INSTANTIATE_TEST_SUITE_P(Signatures, Signature,
                                            "nested_tuple", "nested_tuple_script", "lstm_dynamic", "dict_input",
                                            "dict_input_script", "list_input_script", "primitives_script",
                                            "optional_in_tuple_script", "containers_script", "example_inputs_script",
-                                           "bad_inputs",
-                                           "saved_signature"),
+                                           "bad_inputs", "saved_signature", "overloaded_forward_script"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // `check` binds the same specs: the LSTM with its state tuple converts fully; a tensor for the tuple

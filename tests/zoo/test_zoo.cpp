@@ -53,7 +53,8 @@ const char* const kModels[] = {
     "efficientnet_v2_s", "densenet121", "squeezenet1_0", "squeezenet1_1", "shufflenet_v2_x0_5",
     "shufflenet_v2_x1_0", "mnasnet0_5", "mnasnet1_0", "googlenet", "inception_v3",
     "regnet_x_400mf", "regnet_y_400mf", "convnext_tiny", "vit_b_32", "maxvit_t", "swin_t", "swin_v2_t",
-    "fcn_resnet50", "deeplabv3_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"};
+    "fcn_resnet50", "deeplabv3_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large",
+    "mobilenet_v3_small_script", "efficientnet_b0_script", "shufflenet_v2_x0_5_script", "swin_t_script"};
 // Also at opset 13 (Split/Squeeze/ReduceSum take inputs from 13; LayerNorm is decomposed below 17).
 const char* const kOpset13[] = {"resnet18", "mobilenet_v3_small", "efficientnet_b0", "shufflenet_v2_x0_5",
                                 "convnext_tiny", "vit_b_32", "maxvit_t", "lraspp_mobilenet_v3_large"};

@@ -20,6 +20,20 @@ class SwinMask(torch.nn.Module):
         return x + mask
 
 
+class MaskInBranch(torch.nn.Module):
+    """Scripted Swin: the mask is made and written inside `if` (a branch the data decides here), then
+    read in that branch."""
+    def forward(self, x):
+        if bool(x.sum() > 0):
+            mask = x.new_zeros((x.size(0), x.size(1)))
+            mask[0:2, 1:3] = 1.0
+            mask[-1:, :1] = 2.0
+            y = x + mask
+        else:
+            y = x * 2.0
+        return y
+
+
 class StepFill(torch.nn.Module):
     def forward(self, x):
         z = torch.zeros_like(x)
@@ -164,6 +178,8 @@ def _x(*shape):
 CASES = [
     case("swin_mask", SwinMask(), [_x(1, 2, 8, 8)]),
     case("swin_mask_script", SwinMask(), [_x(1, 2, 8, 8)], method="script"),
+    case("mask_in_branch_script", MaskInBranch(), [torch.ones(4, 5)], method="script",
+         more_inputs=[[-torch.ones(4, 5)]]),
     case("step_fill", StepFill(), [_x(7, 9)], opsets=ALL),
     case("copy_into_slice", CopyIntoSlice(), [_x(4, 5), _x(2), torch.randint(-5, 5, (2, 2))]),
     case("select_fill", SelectFill(), [_x(3, 4)]),
