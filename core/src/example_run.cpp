@@ -733,24 +733,37 @@ void mark_sizes(torch::jit::Block* block, TypeTable& types, std::unordered_set<c
   }
 }
 
-// Ops whose result length (dim 0) depends on their inputs' values.
-bool data_dependent_length(const torch::jit::Node* node) {
+// Ops whose result length (dim 0) depends on their inputs' values: nonzero and its kin, and indexing
+// by a boolean mask (score[score > thresh]).
+bool data_dependent_length(const torch::jit::Node* node, const TypeTable& types) {
   static const std::unordered_set<std::string> kinds = {
       "aten::nonzero", "aten::nonzero_numpy", "aten::masked_select", "aten::unique", "aten::_unique",
       "aten::_unique2", "aten::unique_dim", "aten::unique_consecutive", "torchvision::nms"};
   const std::string kind = node->kind().toQualString();
-  return kinds.count(kind) > 0 || (kind == "aten::where" && node->inputs().size() == 1);
+  if (kinds.count(kind) > 0 || (kind == "aten::where" && node->inputs().size() == 1)) return true;
+  if (node->kind() != c10::aten::index || node->inputs().size() != 2) return false;
+  const auto* list = node->input(1)->node();
+  if (list->kind() != c10::prim::ListConstruct) return false;
+  for (const auto* index : list->inputs()) {
+    const TensorInfo* info = types.find(index);
+    if (info && (info->dtype == onnx_value_dtype(at::kBool) || info->dtype == onnx_value_dtype(at::kByte)))
+      return true;
+  }
+  return false;
 }
 
 // A slice or narrow along dim 0 of a value whose dim 0 is a data-dependent length (keep[:100] after
-// nms): its length is min(bound, that length), so the same in both runs whenever both kept enough.
+// nms), or its topk (topk(min(400, n)) of the scores kept): its length is min(bound, that length),
+// so the same in both runs whenever both kept enough.
 bool truncates_length(const torch::jit::Node* node, const TypeTable& types) {
   static const auto narrow = c10::Symbol::fromQualString("aten::narrow");
-  if (node->kind() != c10::aten::slice && node->kind() != narrow) return false;
-  if (node->inputs().size() < 2) return false;
+  static const auto topk = c10::Symbol::fromQualString("aten::topk");
+  const bool topk_node = node->kind() == topk;
+  if (node->kind() != c10::aten::slice && node->kind() != narrow && !topk_node) return false;
+  if (node->inputs().size() < (topk_node ? 3u : 2u)) return false;
   const TensorInfo* in = types.find(node->input(0));
   if (!in || !in->known_rank || in->dims.empty() || in->dims[0] >= 0) return false;
-  auto dim = torch::jit::toIValue(node->input(1));
+  auto dim = torch::jit::toIValue(node->input(topk_node ? 2 : 1));
   return dim && dim->isInt() && (dim->toInt() == 0 || dim->toInt() == -(int64_t)in->dims.size());
 }
 
@@ -772,7 +785,7 @@ void mark_counted(torch::jit::Block* block, TypeTable& types,
       from_counted = true;
       lengths.insert(it->second.begin(), it->second.end());
     }
-    const bool source = data_dependent_length(node) || (from_counted && truncates_length(node, types));
+    const bool source = data_dependent_length(node, types) || (from_counted && truncates_length(node, types));
     if (!source && !from_counted) continue;
     // Non-tensor results (lists of indices, sizes read from a counted tensor) carry the lengths on.
     for (auto* out : node->outputs()) {
