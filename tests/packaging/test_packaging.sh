@@ -59,7 +59,9 @@ dpkg-deb -c "$dev_deb" | has 'plugins/' && fail "packs in the -dev package"
 
 step "Depends names the packages of the libraries the program links"
 for lib in libtorch libonnx libprotobuf; do
-  path=$(ldd "$cli" | awk -v l="$lib" '$1 ~ "^"l"[.-]" || $1 ~ "^"l"\\.so" {print $3; exit}')
+  # awk reads all of ldd's output (an early exit would SIGPIPE ldd and, under pipefail and set -e,
+  # end the script without a word).
+  path=$(ldd "$cli" | awk -v l="$lib" '!found && ($1 ~ "^"l"\\.so") {print $3; found=1}')
   [ -n "$path" ] || fail "$cli does not link $lib"
   real=$(readlink -f "$path")
   owner=$(dpkg -S "$real" 2>/dev/null || dpkg -S "${real#/usr}" 2>/dev/null) || fail "no package owns $real"
