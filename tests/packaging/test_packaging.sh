@@ -58,10 +58,11 @@ dpkg-deb -c "$dev_deb" | has '/usr/bin/' && fail "the program in the -dev packag
 dpkg-deb -c "$dev_deb" | has 'plugins/' && fail "packs in the -dev package"
 
 step "Depends names the packages of the libraries the program links"
+# ldd once, read from a variable: no pipe, so no SIGPIPE that pipefail and set -e would turn into a
+# silent exit (awk stopping early killed ldd that way).
+linked=$(ldd "$cli")
 for lib in libtorch libonnx libprotobuf; do
-  # awk reads all of ldd's output (an early exit would SIGPIPE ldd and, under pipefail and set -e,
-  # end the script without a word).
-  path=$(ldd "$cli" | awk -v l="$lib" '!found && ($1 ~ "^"l"\\.so") {print $3; found=1}')
+  path=$(awk -v l="$lib" '$1 ~ "^"l"\\.so" {print $3; exit}' <<< "$linked")
   [ -n "$path" ] || fail "$cli does not link $lib"
   real=$(readlink -f "$path")
   owner=$(dpkg -S "$real" 2>/dev/null || dpkg -S "${real#/usr}" 2>/dev/null) || fail "no package owns $real"
