@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# (Re)builds if needed and runs every test (unit, ABI, end-to-end) with ctest.
-#   bash scripts/test.sh [extra ctest args, e.g. -R resnet18 or -L e2e]
-# The e2e fixtures are generated at test time into $BUILD_DIR/e2e/fixtures (reused afterwards).
+# (Re)builds if needed and runs every test (unit, ABI, end-to-end) with ctest, then prints where the
+# time went: wall and CPU time per label and the ten slowest tests (scripts/test_times.py).
+#   bash scripts/test.sh                 everything (what CI runs)
+#   bash scripts/test.sh --quick         the developer's inner loop: label `quick`, a representative
+#                                        subset of every kind of test, a few minutes
+#   bash scripts/test.sh [ctest args]    e.g. -R resnet18 or -L e2e
+# Fixtures are generated at test time, once, into a cache outside the build tree that later runs on
+# this machine reuse ($T2O_FIXTURE_CACHE, default ~/.cache/torch2onnx/fixtures).
 # Environment: T2O_BUILD_DIR (default build), T2O_JOBS (default 2).
 set -euo pipefail
 
@@ -9,10 +14,25 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD_DIR=${T2O_BUILD_DIR:-build}
 JOBS=${T2O_JOBS:-2}
 
+args=()
+for a in "$@"; do
+  if [ "$a" = "--quick" ]; then args+=(-L quick); else args+=("$a"); fi
+done
+
 if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 fi
 cmake --build "$BUILD_DIR" -j"$JOBS"
 # ctest runs $JOBS processes at once: one BLAS thread each (OpenBLAS would start one per core in each).
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" "$@"
+# Each test records its CPU time here (tests/common/test_main.cpp, tests/common/cpu_time.sh).
+export T2O_TEST_CPU_DIR="$(cd "$BUILD_DIR" && pwd)/test_cpu"
+rm -rf "$T2O_TEST_CPU_DIR"
+mkdir -p "$T2O_TEST_CPU_DIR"
+rm -f "$BUILD_DIR/test_results.xml"
+start=$(date +%s)
+status=0
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" --output-junit test_results.xml \
+  ${args[@]+"${args[@]}"} || status=$?
+python3 scripts/test_times.py "$BUILD_DIR" --wall $(( $(date +%s) - start )) || true
+exit $status

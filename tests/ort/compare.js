@@ -3,6 +3,7 @@
 // fixture's expected outputs (computed by PyTorch from the TorchScript model).
 //
 //   node compare.js MODEL.onnx FIXTURE_DIR
+//   node compare.js --batch JOBS.json REPORT.jsonl
 //
 // FIXTURE_DIR/meta.json: {"inputs":  [{"file","dtype","shape"}, ...],
 //                         "outputs": [{"file","dtype","shape"}, ...],
@@ -16,6 +17,11 @@
 //
 // Exit codes: 0 all outputs match, 1 mismatch (count, dtype, shape or values),
 //             2 ONNX Runtime failed to load or run the model, 3 usage or fixture error.
+// --batch: one node and one ONNX Runtime for many comparisons (a test family's cases): JOBS.json is
+// [{"model": MODEL.onnx, "fixture": FIXTURE_DIR}, ...]; after each job one line is appended (and
+// flushed) to REPORT.jsonl: {"index", "code" (the exit code above), "text" (what the single form
+// prints)}. The batch exits 0 when every job ran (whatever their codes), 3 on a usage error; a job
+// that crashes node leaves the jobs after it unreported, for the caller to run again.
 // Environment: T2O_ORT_THREADS (intra-op threads, default 1: ctest runs tests in parallel).
 'use strict';
 
@@ -24,10 +30,15 @@ const path = require('path');
 
 const EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_ORT = 2, EXIT_USAGE = 3;
 
-function die(code, msg) {
-  process.stderr.write(`compare.js: ${msg}\n`);
-  process.exit(code);
+// A job's end before its comparison finished: the exit code and the one line (stderr in single form).
+class Stop extends Error {
+  constructor(code, msg) { super(msg); this.code = code; }
 }
+function die(code, msg) { throw new Stop(code, `compare.js: ${msg}`); }
+
+// What a comparison prints (stdout in single form).
+let out = [];
+function say(line) { out.push(line); }
 
 // dtype -> [TypedArray constructor, bytes per element, kind]
 const DTYPES = {
@@ -94,17 +105,17 @@ function compareOne(k, name, got, exp, rtol) {
   const gotDtype = ALIASES[got.type] || got.type;
   const gotShape = Array.from(got.dims, Number);
   if (gotDtype !== exp.dtype) {
-    console.log(`${label}: FAIL dtype ${gotDtype}, expected ${exp.dtype}`);
+    say(`${label}: FAIL dtype ${gotDtype}, expected ${exp.dtype}`);
     return false;
   }
   if (gotShape.length !== exp.shape.length || gotShape.some((d, i) => d !== exp.shape[i])) {
-    console.log(`${label}: FAIL shape [${gotShape}], expected [${exp.shape}]`);
+    say(`${label}: FAIL shape [${gotShape}], expected [${exp.shape}]`);
     return false;
   }
   const kind = DTYPES[exp.dtype][2];
   const a = got.data, b = exp.data, n = b.length;
   if (a.length !== n) {
-    console.log(`${label}: FAIL ${a.length} elements, expected ${n}`);
+    say(`${label}: FAIL ${a.length} elements, expected ${n}`);
     return false;
   }
   let maxAbs = 0, maxRel = 0, worst = -1, worstScore = -1, bad = 0, firstBad = -1;
@@ -142,7 +153,7 @@ function compareOne(k, name, got, exp, rtol) {
   const detail = worst >= 0 ? ` (got ${show(a[worst])}, expected ${show(b[worst])})` : '';
   const status = bad ? `FAIL ${bad}/${n} elements out of tolerance` : 'PASS';
   const tol = (kind === 'float' || kind === 'half') ? ` worst_err/tol=${fmt(worstScore / rtol)} rtol=${rtol}` : ' exact';
-  console.log(`${label}: ${status} ${exp.dtype}[${exp.shape}] max_abs_err=${fmt(maxAbs)} ` +
+  say(`${label}: ${status} ${exp.dtype}[${exp.shape}] max_abs_err=${fmt(maxAbs)} ` +
               `max_rel_err=${fmt(maxRel)} worst_index=${where}${detail}${tol}`);
   return bad === 0;
 }
@@ -153,11 +164,11 @@ function compareStats(k, name, got, exp, tol) {
   const gotDtype = ALIASES[got.type] || got.type;
   const gotShape = Array.from(got.dims, Number);
   if (gotDtype !== exp.dtype) {
-    console.log(`${label}: FAIL dtype ${gotDtype}, expected ${exp.dtype}`);
+    say(`${label}: FAIL dtype ${gotDtype}, expected ${exp.dtype}`);
     return false;
   }
   if (gotShape.length !== exp.shape.length || gotShape.some((d, i) => d !== exp.shape[i])) {
-    console.log(`${label}: FAIL shape [${gotShape}], expected [${exp.shape}]`);
+    say(`${label}: FAIL shape [${gotShape}], expected [${exp.shape}]`);
     return false;
   }
   const kind = DTYPES[exp.dtype][2];
@@ -176,16 +187,24 @@ function compareStats(k, name, got, exp, tol) {
   const allowed = tol * Math.max(b.std, 1e-6);
   let ok = Math.abs(a.mean - b.mean) <= allowed && Math.abs(a.std - b.std) <= allowed;
   if ((kind === 'int' || kind === 'bool') && (a.lo < b.lo || a.hi > b.hi)) ok = false;
-  console.log(`${label}: ${ok ? 'PASS' : 'FAIL'} (distribution) ${exp.dtype}[${exp.shape}] mean ${fmt(a.mean)} vs ` +
+  say(`${label}: ${ok ? 'PASS' : 'FAIL'} (distribution) ${exp.dtype}[${exp.shape}] mean ${fmt(a.mean)} vs ` +
               `${fmt(b.mean)}, std ${fmt(a.std)} vs ${fmt(b.std)}, range [${a.lo}, ${a.hi}] vs [${b.lo}, ${b.hi}], ` +
               `allowed ${fmt(allowed)}`);
   return ok;
 }
 
-async function main() {
-  const args = process.argv.slice(2);
-  if (args.length !== 2) die(EXIT_USAGE, 'usage: node compare.js MODEL.onnx FIXTURE_DIR');
-  const [modelPath, dir] = args;
+let ort = null;
+function loadOrt() {
+  if (!ort) {
+    try { ort = require('onnxruntime-node'); } catch (e) {
+      die(EXIT_ORT, `cannot load onnxruntime-node (run 'npm ci' in tests/ort): ${e.message}`);
+    }
+  }
+  return ort;
+}
+
+// One comparison: resolves to its exit code; what it prints is in `out`.
+async function compareJob(modelPath, dir) {
   let meta;
   try { meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')); } catch (e) {
     die(EXIT_USAGE, `cannot read ${path.join(dir, 'meta.json')}: ${e.message}`);
@@ -194,10 +213,7 @@ async function main() {
   const inputs = (meta.inputs || []).map((s, i) => readArray(dir, s, `input ${i}`));
   const expected = (meta.outputs || []).map((s, i) => readArray(dir, s, `output ${i}`));
 
-  let ort;
-  try { ort = require('onnxruntime-node'); } catch (e) {
-    die(EXIT_ORT, `cannot load onnxruntime-node (run 'npm ci' in tests/ort): ${e.message}`);
-  }
+  const ort = loadOrt();
   const threads = parseInt(process.env.T2O_ORT_THREADS || '1', 10) || 1;
   let session;
   try {
@@ -210,9 +226,10 @@ async function main() {
   }
 
   if (session.inputNames.length !== inputs.length) {
-    console.log(`FAIL: model has ${session.inputNames.length} inputs (${session.inputNames.join(', ')}), ` +
+    say(`FAIL: model has ${session.inputNames.length} inputs (${session.inputNames.join(', ')}), ` +
                 `fixture has ${inputs.length}`);
-    process.exit(EXIT_MISMATCH);
+    release(session);
+    return EXIT_MISMATCH;
   }
   const feeds = {};
   inputs.forEach((t, i) => {
@@ -223,13 +240,15 @@ async function main() {
   let results;
   const t0 = process.hrtime.bigint();
   try { results = await session.run(feeds); } catch (e) {
+    release(session);
     die(EXIT_ORT, `ONNX Runtime failed to run ${modelPath}: ${e.message}`);
   }
+  release(session);
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
 
   let ok = true;
   if (session.outputNames.length !== expected.length) {
-    console.log(`FAIL: model has ${session.outputNames.length} outputs (${session.outputNames.join(', ')}), ` +
+    say(`FAIL: model has ${session.outputNames.length} outputs (${session.outputNames.join(', ')}), ` +
                 `fixture expects ${expected.length}`);
     ok = false;
   }
@@ -241,9 +260,64 @@ async function main() {
       : compareOne(k, name, results[name], expected[k], rtol);
     if (!same) ok = false;
   }
-  console.log(`${ok ? 'PASS' : 'FAIL'}: ${path.basename(modelPath)} vs ${dir} ` +
+  say(`${ok ? 'PASS' : 'FAIL'}: ${path.basename(modelPath)} vs ${dir} ` +
               `(${n} output(s), run ${ms.toFixed(1)} ms)`);
-  process.exit(ok ? EXIT_OK : EXIT_MISMATCH);
+  return ok ? EXIT_OK : EXIT_MISMATCH;
 }
 
-main().catch((e) => die(EXIT_ORT, `unexpected error: ${e && e.stack ? e.stack : e}`));
+function release(session) {
+  if (session && typeof session.release === 'function') session.release().catch(() => {});
+}
+
+// One comparison as {code, text}: stops (die) become their code and line.
+async function runJob(modelPath, dir) {
+  out = [];
+  let code;
+  try {
+    code = await compareJob(modelPath, dir);
+  } catch (e) {
+    if (e instanceof Stop) {
+      out.push(e.message);
+      code = e.code;
+    } else {
+      out.push(`compare.js: unexpected error: ${e && e.stack ? e.stack : e}`);
+      code = EXIT_ORT;
+    }
+  }
+  return { code, text: out.join('\n') };
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  if (args.length === 3 && args[0] === '--batch') {
+    let jobs;
+    try { jobs = JSON.parse(fs.readFileSync(args[1], 'utf8')); } catch (e) {
+      process.stderr.write(`compare.js: cannot read ${args[1]}: ${e.message}\n`);
+      process.exit(EXIT_USAGE);
+    }
+    const report = fs.openSync(args[2], 'w');
+    for (let i = 0; i < jobs.length; i++) {
+      const r = await runJob(jobs[i].model, jobs[i].fixture);
+      fs.writeSync(report, JSON.stringify({ index: i, code: r.code, text: r.text }) + '\n');
+    }
+    fs.closeSync(report);
+    process.exit(EXIT_OK);
+  }
+  if (args.length !== 2) {
+    process.stderr.write('compare.js: usage: node compare.js MODEL.onnx FIXTURE_DIR | --batch JOBS.json REPORT.jsonl\n');
+    process.exit(EXIT_USAGE);
+  }
+  const r = await runJob(args[0], args[1]);
+  // Single form: the comparison on stdout, a stop's line on stderr, as before.
+  const lines = r.text.split('\n');
+  const last = lines[lines.length - 1];
+  if (last.startsWith('compare.js: ')) {
+    if (lines.length > 1) process.stdout.write(lines.slice(0, -1).join('\n') + '\n');
+    process.stderr.write(last + '\n');
+  } else if (r.text) {
+    process.stdout.write(r.text + '\n');
+  }
+  process.exit(r.code);
+}
+
+main();
