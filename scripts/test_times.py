@@ -20,7 +20,12 @@ import xml.etree.ElementTree as ET
 
 
 def cpu_file_name(test):
+    test = test.split("  # GetParam()")[0]  # gtest_discover_tests appends the parameter to the name
     return "".join(c if c.isalnum() or c in "._-" else "_" for c in test) + ".cpu"
+
+
+def short(test):
+    return test.split("  # GetParam()")[0]
 
 
 def main(argv):
@@ -85,7 +90,7 @@ def main(argv):
     for lab in sorted(per_label, key=lambda k: -per_label[k]["wall"]):
         e = per_label[lab]
         cpu = fmt(e["cpu"]) + ("*" if e["cpu_missing"] else " ")
-        print(f"{lab:<16} {e['n']:>5} {e['fail']:>6} {fmt(e['wall'])} {cpu} {e['longest'][0]} "
+        print(f"{lab:<16} {e['n']:>5} {e['fail']:>6} {fmt(e['wall'])} {cpu} {short(e['longest'][0])} "
               f"({e['longest'][1]:.1f} s)")
     for name, wall, cpu, *_ in rows:
         total_wall += wall
@@ -97,7 +102,7 @@ def main(argv):
     print(f"The {args.top} slowest tests")
     for name, wall, cpu, failed, skipped, labs in sorted(rows, key=lambda r: -r[1])[: args.top]:
         c = f"{cpu:7.1f}" if cpu is not None else "      -"
-        print(f"  {wall:7.1f} s wall {c} s CPU  {name} [{','.join(labs)}]{'  FAILED' if failed else ''}")
+        print(f"  {wall:7.1f} s wall {c} s CPU  {short(name)} [{','.join(labs)}]{'  FAILED' if failed else ''}")
     if args.wall:
         print(f"\nWhole run: {args.wall:.0f} s wall for {total_wall:.0f} s of tests "
               f"({total_wall / max(args.wall, 1e-9):.2f} tests running on average)")

@@ -19,6 +19,7 @@ struct UsageError : std::runtime_error {
 class Args {
  public:
   Args(int argc, char** argv, int first);
+  explicit Args(std::vector<std::string> words) : words_(std::move(words)) {}
   bool done() const { return pos_ >= words_.size(); }
   const std::string& peek() const { return words_[pos_]; }
   // If the current word is `name` (or `name=value`), consumes it and returns true.

@@ -29,6 +29,18 @@ void warn_refused(const t2o::registry::Registry& registry);
 void print_error(const std::string& message);
 void print_warning(const std::string& message);
 
+// How main() reports a failure: its exit status (2 usage mistakes, 1 failed conversions), the one line
+// and the whole message --verbose adds. Call inside a catch block: describes the exception in flight.
+struct Failure {
+  int exit_code = 1;
+  std::string line;
+  std::string details;
+};
+Failure describe_current_exception();
+// --verbose or T2O_DEBUG=1: print the whole message after an error's line.
+bool verbose_errors();
+void print_details(const std::string& line, const std::string& details);
+
 }  // namespace t2o::cli
 
 #endif

@@ -1,3 +1,4 @@
+#include "batch_file.hpp"
 #include "commands.hpp"
 #include "export_options.hpp"
 
@@ -5,10 +6,12 @@
 #include <torch2onnx/core/verify.hpp>
 
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
 
@@ -50,7 +53,10 @@ class ProgressLine {
 // one line on stderr; for finding where an export's time goes without a profiler.
 class PhaseTimes {
  public:
-  PhaseTimes() { add("start-up", seconds_since_process_start()); }
+  // with_start_up: the first phase is the time from exec to now (the first export of a process).
+  explicit PhaseTimes(bool with_start_up = true) {
+    if (with_start_up) add("start-up", seconds_since_process_start());
+  }
   void enter(const std::string& phase) {
     if (phase == current_) return;
     close();
@@ -62,9 +68,9 @@ class PhaseTimes {
     since_ = now;
     current_.clear();
   }
-  std::string line() const {
+  std::string line(const std::string& prefix = "") const {
     std::ostringstream os;
-    os << "torch2onnx: timings:";
+    os << "torch2onnx: " << prefix << "timings:";
     double total = 0;
     for (const auto& [name, s] : phases_) {
       os << " " << name << " " << std::fixed << std::setprecision(3) << s << " s,";
@@ -108,7 +114,169 @@ std::string export_help() {
          conversion_options_help() +
          "  --print                  print the written graph on stdout (as torch2onnx show does), each\n"
          "                           node with the TorchScript op, location and pack it came from\n"
-         "                           (kept in the file as the node's doc_string)\n";
+         "                           (kept in the file as the node's doc_string)\n"
+         "\n"
+         "Many models in one process (libtorch and the packs start once):\n"
+         "  torch2onnx export --batch JOBS [options] [--batch-report REPORT.jsonl]\n"
+         "  --batch FILE             one export per line of FILE ('-': standard input), written as the\n"
+         "                           words after 'torch2onnx export': MODEL.pt -o OUT.onnx [options];\n"
+         "                           quotes as in a shell ('...', \"...\", \\), # starts a comment.\n"
+         "                           Options on the command line apply to every line, before the line's\n"
+         "                           own (a line's --opset wins; --input and other repeatable options\n"
+         "                           add up); --plugin-path and --enable-pack only on the command line.\n"
+         "                           One line per model on stderr; a model that fails is reported and\n"
+         "                           the others are still written. Exit status 0 when every model was\n"
+         "                           exported, 1 when any failed, 2 for a usage mistake in the file\n"
+         "  --batch-report FILE      also write one JSON object per model, as each ends: line, model,\n"
+         "                           output, status (\"ok\"|\"failed\"), exit_code (what a single export\n"
+         "                           would return), error, details, warnings, seconds, nodes\n";
+}
+
+// What one export prints and returns around t2o::core::export_model: warnings, the progress line,
+// --timings, the summary, --print.
+struct ExportRun {
+  t2o::core::ExportStats stats;
+  std::vector<std::string> warnings;
+};
+
+ExportRun export_one(ConversionArgs& conv, const t2o::registry::Registry& registry, bool print, PhaseTimes& times,
+                     const std::string& prefix) {
+  auto& options = conv.options;
+  const bool quiet = conv.quiet, timings = conv.timings;
+  const std::string& out = conv.output;
+  ExportRun run;
+  ProgressLine progress;
+  options.warn = [&](const std::string& m) {
+    run.warnings.push_back(m);
+    if (quiet) return;
+    progress.clear();
+    print_warning(prefix + m);
+  };
+  const bool show_progress = !quiet && isatty(2);
+  if (show_progress || timings)
+    options.progress = [&, show_progress](const std::string& phase, uint64_t done, uint64_t total) {
+      if (timings) times.enter(phase);
+      if (show_progress) progress.update(phase, done, total);
+    };
+  // The callbacks point into this frame: gone with it.
+  struct Unhook {
+    t2o::core::ExportOptions& options;
+    ~Unhook() {
+      options.warn = nullptr;
+      options.progress = nullptr;
+    }
+  } unhook{options};
+  try {
+    run.stats = t2o::core::export_model(conv.model, out, options, registry);
+  } catch (...) {
+    progress.clear();
+    throw;
+  }
+  progress.clear();
+  times.close();
+  if (timings) std::cerr << times.line(prefix) << std::endl;
+  const auto& stats = run.stats;
+  if (!quiet && stats.external_data)
+    std::cerr << "torch2onnx: " << prefix << "weights written to " << stats.data_path << " (ONNX external data)"
+              << std::endl;
+  if (!quiet)
+    std::cerr << "torch2onnx: " << prefix << "wrote " << out << " (opset " << options.opset << ", " << stats.onnx_nodes
+              << " nodes from " << stats.torch_nodes << " TorchScript nodes, " << stats.initializers
+              << " initializers, " << stats.initializer_bytes / 1024 << " KiB of weights)" << std::endl;
+  if (print) std::cout << t2o::core::format_onnx_file(out);
+  return run;
+}
+
+// The words of a batch line that only the command line may give: the packs are loaded once.
+bool process_wide_option(const std::string& word) {
+  for (const char* name : {"--plugin-path", "--enable-pack", "--batch", "--batch-report"}) {
+    const size_t n = std::strlen(name);
+    if (word.compare(0, n, name) == 0 && (word.size() == n || word[n] == '=')) return true;
+  }
+  return false;
+}
+
+// torch2onnx export --batch: every job of the file through one registry; a failure is reported and
+// the next job runs.
+int run_batch(const ConversionArgs& shared, bool print, const std::string& batch_path, const std::string& report_path) {
+  const std::vector<BatchJob> jobs = read_batch_file(batch_path);
+  std::ofstream report;
+  if (!report_path.empty()) {
+    report.open(report_path, std::ios::trunc);
+    if (!report) throw UsageError("--batch-report " + report_path + ": cannot write it");
+  }
+  const auto batch_start = std::chrono::steady_clock::now();
+  // The first job's --timings show the process's start-up and the packs' loading.
+  PhaseTimes first_times;
+  first_times.enter("plugins");
+  t2o::registry::Registry registry;
+  load_conversion_plugins(registry, shared);
+  if (!shared.quiet) warn_refused(registry);
+  size_t failed = 0;
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    const BatchJob& job = jobs[k];
+    const std::string where = batch_path + ":" + std::to_string(job.line);
+    const std::string prefix = "[" + std::to_string(k + 1) + "/" + std::to_string(jobs.size()) + "] ";
+    const auto start = std::chrono::steady_clock::now();
+    ConversionArgs conv = shared;
+    nlohmann::json entry = {{"line", job.line}, {"model", nullptr}, {"output", nullptr}};
+    ExportRun run;
+    Failure failure;
+    bool ok = false;
+    try {
+      Args args(job.words);
+      bool job_print = print;
+      while (!args.done()) {
+        if (process_wide_option(args.peek()))
+          throw UsageError(args.peek().substr(0, args.peek().find('=')) +
+                           " applies to the whole batch: give it on the command line, not in a line of the file");
+        if (args.flag("--print")) {
+          job_print = true;
+          conv.options.node_doc_strings = true;
+        } else if (!parse_conversion_option(args, conv)) {
+          take_model(args, conv);
+        }
+      }
+      entry["model"] = conv.model;
+      if (conv.model.empty()) throw UsageError("no model given (MODEL.pt -o OUT.onnx [options])");
+      if (conv.output.empty()) throw UsageError("no output given (-o OUT.onnx)");
+      entry["output"] = conv.output;
+      PhaseTimes later_times(false);
+      run = export_one(conv, registry, job_print, k == 0 ? first_times : later_times, prefix);
+      ok = true;
+    } catch (...) {
+      failure = describe_current_exception();
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::ostringstream secs;
+    secs << std::fixed << std::setprecision(2) << seconds << " s";
+    if (ok) {
+      if (!conv.quiet)
+        std::cerr << "torch2onnx: " << prefix << conv.model << " -> " << conv.output << ": ok (" << secs.str() << ")"
+                  << std::endl;
+    } else {
+      ++failed;
+      print_error(prefix + (conv.model.empty() ? where : conv.model + " (" + where + ")") + ": " + failure.line);
+      print_details(failure.line, failure.details);
+    }
+    if (report.is_open()) {
+      entry["status"] = ok ? "ok" : "failed";
+      entry["exit_code"] = ok ? 0 : failure.exit_code;
+      entry["error"] = ok ? "" : failure.line;
+      entry["details"] = ok ? "" : failure.details;
+      entry["warnings"] = run.warnings;
+      entry["seconds"] = seconds;
+      entry["nodes"] = run.stats.onnx_nodes;
+      // Invalid UTF-8 from a message becomes U+FFFD rather than an exception.
+      report << entry.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n" << std::flush;
+    }
+  }
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - batch_start).count();
+  if (!shared.quiet || failed)
+    std::cerr << "torch2onnx: batch: " << jobs.size() - failed << " of " << jobs.size() << " exported"
+              << (failed ? ", " + std::to_string(failed) + " failed" : std::string()) << " in " << std::fixed
+              << std::setprecision(1) << total << " s" << std::endl;
+  return failed ? 1 : 0;
 }
 
 }  // namespace
@@ -116,6 +284,7 @@ std::string export_help() {
 int run_export(Args& args) {
   ConversionArgs conv;
   bool print = false;
+  std::string batch, batch_report;
   while (!args.done()) {
     if (args.flag("--help") || args.flag("-h")) {
       std::cout << export_help();
@@ -123,45 +292,27 @@ int run_export(Args& args) {
     } else if (args.flag("--print")) {
       print = true;
       conv.options.node_doc_strings = true;
+    } else if (args.option("--batch", batch)) {
+    } else if (args.option("--batch-report", batch_report)) {
     } else if (!parse_conversion_option(args, conv)) {
       take_model(args, conv);
     }
   }
+  if (!batch.empty()) {
+    if (!conv.model.empty() || !conv.output.empty())
+      throw UsageError("--batch takes the models and outputs from its file, not from the command line ('" +
+                       (conv.model.empty() ? conv.output : conv.model) + "')");
+    return run_batch(conv, print, batch, batch_report);
+  }
+  if (!batch_report.empty()) throw UsageError("--batch-report goes with --batch FILE");
   if (conv.model.empty()) throw UsageError("no model given (torch2onnx export MODEL.pt -o OUT.onnx)");
   if (conv.output.empty()) throw UsageError("no output given (-o OUT.onnx)");
-  auto& options = conv.options;
-  const bool quiet = conv.quiet, timings = conv.timings;
-  const std::string& out = conv.output;
-
   PhaseTimes times;
   times.enter("plugins");
   t2o::registry::Registry registry;
   load_conversion_plugins(registry, conv);
-  if (!quiet) warn_refused(registry);
-  ProgressLine progress;
-  if (!quiet) {
-    options.warn = [&progress](const std::string& m) {
-      progress.clear();
-      print_warning(m);
-    };
-  }
-  const bool show_progress = !quiet && isatty(2);
-  if (show_progress || timings)
-    options.progress = [&, show_progress](const std::string& phase, uint64_t done, uint64_t total) {
-      if (timings) times.enter(phase);
-      if (show_progress) progress.update(phase, done, total);
-    };
-  auto stats = t2o::core::export_model(conv.model, out, options, registry);
-  progress.clear();
-  times.close();
-  if (timings) std::cerr << times.line() << std::endl;
-  if (!quiet && stats.external_data)
-    std::cerr << "torch2onnx: weights written to " << stats.data_path << " (ONNX external data)" << std::endl;
-  if (!quiet)
-    std::cerr << "torch2onnx: wrote " << out << " (opset " << options.opset << ", " << stats.onnx_nodes
-              << " nodes from " << stats.torch_nodes << " TorchScript nodes, " << stats.initializers
-              << " initializers, " << stats.initializer_bytes / 1024 << " KiB of weights)" << std::endl;
-  if (print) std::cout << t2o::core::format_onnx_file(out);
+  if (!conv.quiet) warn_refused(registry);
+  export_one(conv, registry, print, times, "");
   return 0;
 }
 

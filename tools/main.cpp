@@ -39,18 +39,38 @@ bool debug_env() {
   return v && *v && std::strcmp(v, "0") != 0;
 }
 
-// After the one error line: the message it was chosen from, when asked for and longer than the line.
-void print_details(const std::string& line, const std::string& details) {
-  if (!(verbose || debug_env()) || details.empty() || details == line) return;
-  std::cerr << "torch2onnx: the whole message:\n" << details;
-  if (details.back() != '\n') std::cerr << '\n';
-}
-
 }  // namespace
 
 namespace t2o::cli {
 
 void print_error(const std::string& message) { std::cerr << "torch2onnx: error: " << message << std::endl; }
+
+bool verbose_errors() { return verbose || debug_env(); }
+
+// After the one error line: the message it was chosen from, when asked for and longer than the line.
+void print_details(const std::string& line, const std::string& details) {
+  if (!verbose_errors() || details.empty() || details == line) return;
+  std::cerr << "torch2onnx: the whole message:\n" << details;
+  if (details.back() != '\n') std::cerr << '\n';
+}
+
+Failure describe_current_exception() {
+  try {
+    throw;
+  } catch (const UsageError& e) {
+    return {2, e.what(), e.details};
+  } catch (const t2o::core::SignatureError& e) {  // --input that does not fit forward(): a usage mistake
+    return {2, e.what(), ""};
+  } catch (const t2o::core::ExportError& e) {
+    return {1, e.what(), e.details()};
+  } catch (const std::exception& e) {
+    // Not one of ours: libtorch's (or another library's) message, of any length.
+    const std::string line = t2o::core::error_reason(e.what());
+    return {1, "internal error: " + line, e.what()};
+  } catch (...) {
+    return {1, "internal error (unknown exception)", ""};
+  }
+}
 void print_warning(const std::string& message) { std::cerr << "torch2onnx: warning: " << message << std::endl; }
 
 }  // namespace t2o::cli
@@ -89,25 +109,10 @@ int main(int argc, char** argv) {
     }
     print_error("unknown command '" + command + "' (commands: export, check, plugins, decompose, verify, show; see --help)");
     return 2;
-  } catch (const UsageError& e) {
-    print_error(e.what());
-    print_details(e.what(), e.details);
-    return 2;
-  } catch (const t2o::core::SignatureError& e) {  // --input that does not fit forward(): a usage mistake
-    print_error(e.what());
-    return 2;
-  } catch (const t2o::core::ExportError& e) {
-    print_error(e.what());
-    print_details(e.what(), e.details());
-    return 1;
-  } catch (const std::exception& e) {
-    // Not one of ours: libtorch's (or another library's) message, of any length.
-    const std::string line = t2o::core::error_reason(e.what());
-    print_error("internal error: " + line);
-    print_details(line, e.what());
-    return 1;
   } catch (...) {
-    print_error("internal error (unknown exception)");
-    return 1;
+    const Failure f = describe_current_exception();
+    print_error(f.line);
+    print_details(f.line, f.details);
+    return f.exit_code;
   }
 }

@@ -1,21 +1,21 @@
 #include "torch2onnx/core/exporter.hpp"
 #include "torch2onnx/core/custom_ops.hpp"
 
-#include "assembly.hpp"
-#include "example_inputs.hpp"
-#include "example_run.hpp"
-#include "kernel_libraries.hpp"
-#include "model_loader.hpp"
-#include "model_writer.hpp"
-#include "passes.hpp"
-#include "session.hpp"
-#include "walk.hpp"
+#include "assemble/assembly.hpp"
+#include "signature/example_inputs.hpp"
+#include "run/example_run.hpp"
+#include "load/kernel_libraries.hpp"
+#include "load/model_loader.hpp"
+#include "assemble/model_writer.hpp"
+#include "prepare/passes.hpp"
+#include "convert/session.hpp"
+#include "convert/walk.hpp"
 
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
-#include "archive_scan.hpp"
-#include "onnx_schemas/check.hpp"
+#include "load/archive_scan.hpp"
+#include "assemble/onnx_schemas/check.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -68,7 +68,7 @@ std::string one_line(std::string s) {
 // (and check, as a dry run, too). Throws ExportError naming the node and the op and pack behind it.
 void validate(ConvertedModel& conv, const ExportOptions& options) {
   onnx::ModelProto& model = conv.model;
-  // Opsets above 17: ONNX 1.12 checks them with the schemas core/src/onnx_schemas registers; the
+  // Opsets above 17: ONNX 1.12 checks them with the schemas core/src/assemble/onnx_schemas registers; the
   // model is restored (ir_version, domains) when `checkable` goes out of scope, before writing.
   onnx_schemas::CheckableModel checkable(model);
   if (options.warn)

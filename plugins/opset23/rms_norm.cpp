@@ -1,4 +1,4 @@
-// t2o::rms_norm -> RMSNormalization (opset 23). The core's pattern pass (core/src/rms_norm_pattern.cpp)
+// t2o::rms_norm -> RMSNormalization (opset 23). The core's pattern pass (core/src/prepare/rms_norm_pattern.cpp)
 // makes this node from the exact RMSNorm pattern, x * rsqrt(mean(x^2, last k dims, keepdim) + eps) * w
 // with float32 statistics, only when this symbolic exists at the target; below 23 the pattern's ops
 // convert one by one.

@@ -1,5 +1,5 @@
 // The functional list ops the core puts where a list is mutated inside an if or a loop
-// (core/src/passes.cpp, thread_list_mutation): each returns the new list. On a list known to the
+// (core/src/prepare/passes.cpp, thread_list_mutation): each returns the new list. On a list known to the
 // exporter (built in the graph) they build the new list of values; on a list built at run time
 // (an ONNX sequence, opset 11+) -> SequenceInsert / SequenceAt + SequenceErase.
 //

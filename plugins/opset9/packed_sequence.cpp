@@ -1,4 +1,4 @@
-// Packed sequences in their padded form (core/src/packed_sequences.cpp rewrites
+// Packed sequences in their padded form (core/src/prepare/packed_sequences.cpp rewrites
 // aten::_pack_padded_sequence / aten::_pad_packed_sequence into these):
 //
 // t2o::pack_padded(Tensor input, Tensor lengths, bool batch_first) -> (Tensor, Tensor)

@@ -9,7 +9,7 @@
 // call with tensors as inputs) get the same re-layout as Slice/Concat nodes.
 // batch_first is a Transpose on each side: ORT's CPU kernels do not implement layout=1 (opset 14).
 //
-// Packed sequences: core/src/packed_sequences.cpp turns aten::lstm.data & co. (a PackedSequence's
+// Packed sequences: core/src/prepare/packed_sequences.cpp turns aten::lstm.data & co. (a PackedSequence's
 // data and batch_sizes) into t2o::packed_lstm / packed_gru / packed_rnn_tanh / packed_rnn_relu
 //   (Tensor input, Tensor lengths, hx, Tensor[] params, bool has_biases, int num_layers,
 //    float dropout, bool train, bool bidirectional)

@@ -42,7 +42,7 @@
 //       weight: uint8 [N, D/2 + 4] / [N, D/4 + 4]: values packed low bits first, float16 scale and bias
 //   torch2onnx::embedding_packed_params(Tensor data, Tensor scale, Tensor zero_point, int bit_rate)
 //       -> EmbeddingPackedParamsBase: what the core's prepare step unpacks the packed table into
-//       (core/src/quantized_params.cpp); bound here to the list of its arguments.
+//       (core/src/prepare/quantized_params.cpp); bound here to the list of its arguments.
 #include <torch2onnx/plugin.hpp>
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 //   (0, 127) → uint8 with a Clip to 0..127 between the two nodes (opset 13, as torch.onnx; refused below).
 //   Other ranges are refused (QuantizeLinear saturates to the full 8-bit range only).
 // aten::fused_moving_avg_obs_fake_quant (torch.ao's default QAT fake quantizer) is rewritten into these
-// by the core before freezing when its observer is off (core/src/quantized_params.cpp).
+// by the core before freezing when its observer is off (core/src/prepare/quantized_params.cpp).
 #include <torch2onnx/plugin.hpp>
 
 #include <cstring>

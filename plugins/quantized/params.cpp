@@ -1,5 +1,5 @@
 // The ops the core's prepare step puts where quantized constants and packed parameters were
-// (core/src/quantized_params.cpp):
+// (core/src/prepare/quantized_params.cpp):
 //   quantized_tensor → DequantizeLinear of the integer data (per tensor, or per channel with axis
 //                      from opset 13); the result is the weight's dequantized FLOAT values
 //   conv_packed_params / conv3d_packed_params / linear_packed_params → no ONNX node: a list of the

@@ -7,6 +7,7 @@
 
 #include <sys/resource.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -21,8 +22,11 @@ class CpuTimeRecorder : public ::testing::EmptyTestEventListener {
   }
   void OnTestProgramEnd(const ::testing::UnitTest&) override {
     const char* dir = std::getenv("T2O_TEST_CPU_DIR");
-    if (!dir || !*dir || count_ != 1) return;  // only for one test per process (ctest's way)
-    std::string file = last_;
+    // The ctest name when ctest gives it (a test running a filtered slice of a suite: quick.*); else
+    // the one googletest test this process ran (gtest_discover_tests' way).
+    const char* ctest_name = std::getenv("T2O_TEST_NAME");
+    if (!dir || !*dir || (!(ctest_name && *ctest_name) && count_ != 1)) return;
+    std::string file = ctest_name && *ctest_name ? ctest_name : last_;
     for (char& c : file)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
     struct rusage self {}, children {};

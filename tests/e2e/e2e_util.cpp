@@ -134,6 +134,112 @@ fs::path fresh_out_dir() {
   return dir;
 }
 
+namespace {
+
+// A batch-file word: quoted unless it is plain (tools/batch_file.hpp's rules).
+std::string batch_word(const std::string& w) {
+  if (!w.empty() && w.find_first_of(" \t'\"\\#") == std::string::npos) return w;
+  std::string q = "'";
+  for (char c : w) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::vector<nlohmann::json> read_json_lines(const fs::path& p) {
+  std::vector<nlohmann::json> out;
+  std::ifstream in(p);
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) out.push_back(nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false));
+  return out;
+}
+
+}  // namespace
+
+std::string ExportResult::describe(const std::vector<std::string>& args) const {
+  std::string cmd = "torch2onnx export";
+  for (const auto& a : args) cmd += " " + quote(a);
+  std::string text = "command: " + cmd + "\nexit " + std::to_string(exit_code) + ": " + error + "\n";
+  for (const auto& w : warnings) text += "warning: " + w + "\n";
+  return text;
+}
+
+std::vector<ExportResult> export_batch(const std::vector<std::vector<std::string>>& jobs, const fs::path& dir,
+                                       const std::vector<std::string>& shared) {
+  std::vector<ExportResult> results(jobs.size());
+  fs::create_directories(dir);
+  size_t next = 0;
+  for (int attempt = 0; next < jobs.size(); ++attempt) {
+    const fs::path batch = dir / ("batch_" + std::to_string(attempt) + ".txt");
+    const fs::path report = dir / ("batch_" + std::to_string(attempt) + ".jsonl");
+    {
+      std::ofstream out(batch);
+      for (size_t k = next; k < jobs.size(); ++k) {
+        for (size_t i = 0; i < jobs[k].size(); ++i) out << (i ? " " : "") << batch_word(jobs[k][i]);
+        out << "\n";
+      }
+    }
+    std::vector<std::string> argv = {cli().string(), "export", "--batch", batch.string(), "--batch-report",
+                                     report.string()};
+    argv.insert(argv.end(), shared.begin(), shared.end());
+    const RunResult r = run(argv);
+    size_t done = 0;
+    for (const auto& entry : read_json_lines(report)) {
+      if (entry.is_discarded() || next + done >= jobs.size()) break;
+      ExportResult& res = results[next + done];
+      res.exit_code = entry.value("exit_code", -1);
+      res.error = entry.value("error", "");
+      for (const auto& w : entry.value("warnings", nlohmann::json::array())) res.warnings.push_back(w.get<std::string>());
+      ++done;
+    }
+    next += done;
+    if (next >= jobs.size()) break;
+    // The process ended before this job's report line: it crashed (or refused the whole batch) on it.
+    results[next].exit_code = -1;
+    results[next].error = "the batch process ended on this job: " + r.describe();
+    if (!r.crashed() && r.exit_code == 2 && done == 0) {
+      // A usage mistake of the batch as a whole: every remaining job fails with it.
+      for (size_t k = next; k < jobs.size(); ++k) results[k] = results[next];
+      break;
+    }
+    ++next;
+  }
+  return results;
+}
+
+std::vector<CompareResult> compare_batch(const std::vector<std::pair<fs::path, fs::path>>& jobs, const fs::path& dir,
+                                         const fs::path& script) {
+  const fs::path compare = script.empty() ? source_dir() / "tests" / "ort" / "compare.js" : script;
+  std::vector<CompareResult> results(jobs.size());
+  fs::create_directories(dir);
+  size_t next = 0;
+  for (int attempt = 0; next < jobs.size(); ++attempt) {
+    const fs::path job_file = dir / ("compare_" + std::to_string(attempt) + ".json");
+    const fs::path report = dir / ("compare_" + std::to_string(attempt) + ".jsonl");
+    nlohmann::json list = nlohmann::json::array();
+    for (size_t k = next; k < jobs.size(); ++k)
+      list.push_back({{"model", jobs[k].first.string()}, {"fixture", jobs[k].second.string()}});
+    std::ofstream(job_file) << list.dump();
+    const RunResult r = run({node(), compare.string(), "--batch", job_file.string(), report.string()});
+    size_t done = 0;
+    for (const auto& entry : read_json_lines(report)) {
+      if (entry.is_discarded() || next + done >= jobs.size()) break;
+      results[next + done].exit_code = entry.value("code", -1);
+      results[next + done].text = entry.value("text", "");
+      ++done;
+    }
+    next += done;
+    if (next >= jobs.size()) break;
+    results[next].exit_code = -1;
+    results[next].text = "node ended on this comparison: " + r.describe();
+    if (!r.crashed() && r.exit_code == 3 && done == 0) {
+      for (size_t k = next; k < jobs.size(); ++k) results[k] = results[next];
+      break;
+    }
+    ++next;
+  }
+  return results;
+}
+
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> v;
   std::string cur;

@@ -43,6 +43,32 @@ nlohmann::json read_meta(const fs::path& fixture_dir);
 // A fresh, empty directory for one test's outputs: <build>/e2e/out/<test name>/.
 fs::path fresh_out_dir();
 
+// Many exports through one `torch2onnx export --batch` process (libtorch and the packs start once).
+// args: the words after `torch2onnx export` (MODEL.pt -o OUT.onnx [options]); `shared`: options for
+// every job (e.g. -q). One result per job, in order: exit_code as a single export would return it
+// (0 written, 1 failed, 2 usage), `error` its one line, `warnings`. A job that crashes the process is
+// reported as crashed (exit_code -1, with the process's stderr) and the batch goes on after it.
+// The batch and report files go to `dir` (one test's own directory: no shared path).
+struct ExportResult {
+  int exit_code = -1;
+  std::string error;
+  std::vector<std::string> warnings;
+  std::string describe(const std::vector<std::string>& args) const;  // for failure messages
+};
+std::vector<ExportResult> export_batch(const std::vector<std::vector<std::string>>& jobs, const fs::path& dir,
+                                       const std::vector<std::string>& shared = {"-q"});
+
+// Many comparisons in one node + ONNX Runtime (tests/ort/compare.js --batch, or another script with
+// the same --batch form): one result per (model, fixture) pair, in order; exit_code as compare.js's
+// (0 match, 1 mismatch, 2 ORT failed, 3 fixture problem; -1 when node crashed on it), text what it
+// printed.
+struct CompareResult {
+  int exit_code = -1;
+  std::string text;
+};
+std::vector<CompareResult> compare_batch(const std::vector<std::pair<fs::path, fs::path>>& jobs, const fs::path& dir,
+                                         const fs::path& script = {});
+
 // Lines of a text, without the trailing newline ("" -> no lines).
 std::vector<std::string> lines(const std::string& text);
 std::vector<std::string> list_dir(const fs::path& dir);  // entry names, sorted

@@ -9,9 +9,9 @@ tests/ort/compare.js reads), then OUT_DIR/FAMILY/cases.json:
     {"source_hash": ..., "cases": [{"name", "opsets", "cli_args", "error"}]}
 A case that fails to build, trace or run in PyTorch is listed with its "error" (the test reports it).
 A case's further input sets (case(..., more_inputs=...)) go to OUT_DIR/FAMILY/CASE/more_K/.
-The family is regenerated only when its case file (or this harness) changed.
+The family is generated once per version of its case file, this harness and torch, into the fixture
+cache outside the build tree (OUT_DIR/FAMILY is a link into it: make_fixtures.generate_once).
 """
-import hashlib
 import json
 import os
 import shutil
@@ -24,35 +24,27 @@ sys.path.insert(0, os.path.join(HERE, "cases"))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixtures"))
 
 
-def source_hash(family):
-    h = hashlib.sha256()
-    for path in (os.path.join(HERE, "cases", family + ".py"), os.path.join(HERE, "op_case.py"), __file__):
-        with open(path, "rb") as f:
-            h.update(f.read())
-    return h.hexdigest()
-
-
 def main():
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
     out_dir, family = sys.argv[1], sys.argv[2]
+    import make_fixtures as mf
+
     target = os.path.join(out_dir, family)
-    digest = source_hash(family)
-    index = os.path.join(target, "cases.json")
-    if os.path.exists(index):
-        with open(index) as f:
-            if json.load(f).get("source_hash") == digest:
-                return
-    import torch
+    sources = (os.path.join(HERE, "op_case.py"), __file__, mf.__file__)
+    mf.generate_once(target, os.path.join(HERE, "cases", family + ".py"),
+                     lambda digest: generate(target, family, digest), extra_sources=sources)
+
+
+def generate(target, family, digest):
     import importlib
+    import torch
     import make_fixtures as mf
 
     torch.set_num_threads(1)
     torch.manual_seed(0)
     module = importlib.import_module(family)
-    tmp = target + ".tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
+    tmp = target
     listed = []
     names = set()
     for c in module.CASES:
@@ -87,8 +79,6 @@ def main():
         listed.append(entry)
     with open(os.path.join(tmp, "cases.json"), "w") as f:
         json.dump({"source_hash": digest, "family": family, "cases": listed}, f, indent=1)
-    shutil.rmtree(target, ignore_errors=True)
-    os.rename(tmp, target)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,15 @@ TEST_P(OpFamily, ExportsAndMatchesTorch) {
   ASSERT_TRUE(index_file) << "no cases.json for " << family;
   const auto index = nlohmann::json::parse(index_file);
   const fs::path out_dir = fresh_out_dir();
-  int exported = 0;
+  // Every case x opset of the family through one torch2onnx process, then every comparison through
+  // one node + ONNX Runtime: a family's hundreds of exports pay libtorch's start-up once.
+  struct Export {
+    std::string label;
+    std::vector<std::string> args;
+    fs::path out, fixture;
+    int more = 0;
+  };
+  std::vector<Export> exports;
   for (const auto& c : index.at("cases")) {
     const std::string name = c.at("name");
     if (!c.at("error").is_null()) {
@@ -42,44 +50,58 @@ TEST_P(OpFamily, ExportsAndMatchesTorch) {
     const fs::path fx = root / family / name;
     const auto meta = read_meta(fx);
     for (int opset : c.at("opsets").get<std::vector<int>>()) {
-      const std::string label = family + "/" + name + " opset " + std::to_string(opset);
-      const fs::path out = out_dir / (name + "_" + std::to_string(opset) + ".onnx");
-      std::vector<std::string> args = {cli().string(), "export", (fx / "model.pt").string(), "-o", out.string(),
-                                       "--opset", std::to_string(opset), "-q"};
+      Export e;
+      e.label = family + "/" + name + " opset " + std::to_string(opset);
+      e.out = out_dir / (name + "_" + std::to_string(opset) + ".onnx");
+      e.fixture = fx;
+      e.more = c.value("more", 0);
+      e.args = {(fx / "model.pt").string(), "-o", e.out.string(), "--opset", std::to_string(opset)};
       for (const auto& spec : meta.at("cli_inputs")) {
-        args.push_back("--input");
-        args.push_back(spec.get<std::string>());
+        e.args.push_back("--input");
+        e.args.push_back(spec.get<std::string>());
       }
-      for (const auto& a : c.at("cli_args")) args.push_back(a.get<std::string>());
-      const RunResult r = run(args);
-      if (r.exit_code != 0) {
-        ADD_FAILURE() << label << ": export failed\n" << r.describe();
-        continue;
-      }
-      const RunResult cmp =
-          run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(), fx.string()});
-      if (cmp.exit_code != 0) {
-        ADD_FAILURE() << label << ": ONNX Runtime disagrees with PyTorch\n" << cmp.describe();
-        continue;
-      }
-      // The same model on the case's further input sets (another branch, another trip count).
-      bool all_match = true;
-      for (int k = 0; k < c.value("more", 0); ++k) {
-        const fs::path more = fx / ("more_" + std::to_string(k));
-        const RunResult m =
-            run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(), more.string()});
-        if (m.exit_code != 0) {
-          ADD_FAILURE() << label << ": ONNX Runtime disagrees with PyTorch on input set more_" << k << "\n"
-                        << m.describe();
-          all_match = false;
-        }
-      }
-      if (!all_match) continue;
-      ++exported;
-      fs::remove(out);
+      for (const auto& a : c.at("cli_args")) e.args.push_back(a.get<std::string>());
+      exports.push_back(std::move(e));
     }
   }
-  std::cout << family << ": " << exported << " case x opset exports matched PyTorch\n";
+  std::vector<std::vector<std::string>> jobs;
+  for (const auto& e : exports) jobs.push_back(e.args);
+  const auto exported = export_batch(jobs, out_dir / "batch");
+
+  // The example inputs, then the case's further input sets (another branch, another trip count).
+  std::vector<std::pair<fs::path, fs::path>> comparisons;
+  std::vector<std::pair<size_t, std::string>> compared;  // export index, which input set
+  for (size_t k = 0; k < exports.size(); ++k) {
+    if (exported[k].exit_code != 0) {
+      ADD_FAILURE() << exports[k].label << ": export failed\n" << exported[k].describe(exports[k].args);
+      continue;
+    }
+    comparisons.push_back({exports[k].out, exports[k].fixture});
+    compared.push_back({k, ""});
+    for (int m = 0; m < exports[k].more; ++m) {
+      const std::string more = "more_" + std::to_string(m);
+      comparisons.push_back({exports[k].out, exports[k].fixture / more});
+      compared.push_back({k, more});
+    }
+  }
+  const auto results = compare_batch(comparisons, out_dir / "batch");
+  std::vector<bool> all_match(exports.size(), true);
+  for (size_t i = 0; i < results.size(); ++i) {
+    const auto& [k, set] = compared[i];
+    if (results[i].exit_code == 0) continue;
+    all_match[k] = false;
+    ADD_FAILURE() << exports[k].label << ": ONNX Runtime disagrees with PyTorch"
+                  << (set.empty() ? "" : " on input set " + set) << "\n"
+                  << "model: " << comparisons[i].first.string() << "\nfixture: " << comparisons[i].second.string()
+                  << "\nexit " << results[i].exit_code << "\n" << results[i].text;
+  }
+  int matched = 0;
+  for (size_t k = 0; k < exports.size(); ++k) {
+    if (exported[k].exit_code != 0 || !all_match[k]) continue;
+    ++matched;
+    fs::remove(exports[k].out);
+  }
+  std::cout << family << ": " << matched << " case x opset exports matched PyTorch\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Ops, OpFamily, ::testing::ValuesIn(families()),

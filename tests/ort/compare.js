@@ -17,11 +17,7 @@
 //
 // Exit codes: 0 all outputs match, 1 mismatch (count, dtype, shape or values),
 //             2 ONNX Runtime failed to load or run the model, 3 usage or fixture error.
-// --batch: one node and one ONNX Runtime for many comparisons (a test family's cases): JOBS.json is
-// [{"model": MODEL.onnx, "fixture": FIXTURE_DIR}, ...]; after each job one line is appended (and
-// flushed) to REPORT.jsonl: {"index", "code" (the exit code above), "text" (what the single form
-// prints)}. The batch exits 0 when every job ran (whatever their codes), 3 on a usage error; a job
-// that crashes node leaves the jobs after it unreported, for the caller to run again.
+// --batch: one node and one ONNX Runtime for many comparisons (a test family's cases): see ./job.js.
 // Environment: T2O_ORT_THREADS (intra-op threads, default 1: ctest runs tests in parallel).
 'use strict';
 
@@ -30,15 +26,8 @@ const path = require('path');
 
 const EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_ORT = 2, EXIT_USAGE = 3;
 
-// A job's end before its comparison finished: the exit code and the one line (stderr in single form).
-class Stop extends Error {
-  constructor(code, msg) { super(msg); this.code = code; }
-}
-function die(code, msg) { throw new Stop(code, `compare.js: ${msg}`); }
-
-// What a comparison prints (stdout in single form).
-let out = [];
-function say(line) { out.push(line); }
+// The comparison's output and early stop, per job (./job.js).
+let say = null, die = null;
 
 // dtype -> [TypedArray constructor, bytes per element, kind]
 const DTYPES = {
@@ -204,7 +193,9 @@ function loadOrt() {
 }
 
 // One comparison: resolves to its exit code; what it prints is in `out`.
-async function compareJob(modelPath, dir) {
+async function compareJob(modelPath, dir, io) {
+  say = io.say;
+  die = io.die;
   let meta;
   try { meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')); } catch (e) {
     die(EXIT_USAGE, `cannot read ${path.join(dir, 'meta.json')}: ${e.message}`);
@@ -243,7 +234,6 @@ async function compareJob(modelPath, dir) {
     release(session);
     die(EXIT_ORT, `ONNX Runtime failed to run ${modelPath}: ${e.message}`);
   }
-  release(session);
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
 
   let ok = true;
@@ -262,6 +252,7 @@ async function compareJob(modelPath, dir) {
   }
   say(`${ok ? 'PASS' : 'FAIL'}: ${path.basename(modelPath)} vs ${dir} ` +
               `(${n} output(s), run ${ms.toFixed(1)} ms)`);
+  release(session);
   return ok ? EXIT_OK : EXIT_MISMATCH;
 }
 
@@ -269,55 +260,4 @@ function release(session) {
   if (session && typeof session.release === 'function') session.release().catch(() => {});
 }
 
-// One comparison as {code, text}: stops (die) become their code and line.
-async function runJob(modelPath, dir) {
-  out = [];
-  let code;
-  try {
-    code = await compareJob(modelPath, dir);
-  } catch (e) {
-    if (e instanceof Stop) {
-      out.push(e.message);
-      code = e.code;
-    } else {
-      out.push(`compare.js: unexpected error: ${e && e.stack ? e.stack : e}`);
-      code = EXIT_ORT;
-    }
-  }
-  return { code, text: out.join('\n') };
-}
-
-async function main() {
-  const args = process.argv.slice(2);
-  if (args.length === 3 && args[0] === '--batch') {
-    let jobs;
-    try { jobs = JSON.parse(fs.readFileSync(args[1], 'utf8')); } catch (e) {
-      process.stderr.write(`compare.js: cannot read ${args[1]}: ${e.message}\n`);
-      process.exit(EXIT_USAGE);
-    }
-    const report = fs.openSync(args[2], 'w');
-    for (let i = 0; i < jobs.length; i++) {
-      const r = await runJob(jobs[i].model, jobs[i].fixture);
-      fs.writeSync(report, JSON.stringify({ index: i, code: r.code, text: r.text }) + '\n');
-    }
-    fs.closeSync(report);
-    process.exit(EXIT_OK);
-  }
-  if (args.length !== 2) {
-    process.stderr.write('compare.js: usage: node compare.js MODEL.onnx FIXTURE_DIR | --batch JOBS.json REPORT.jsonl\n');
-    process.exit(EXIT_USAGE);
-  }
-  const r = await runJob(args[0], args[1]);
-  // Single form: the comparison on stdout, a stop's line on stderr, as before.
-  const lines = r.text.split('\n');
-  const last = lines[lines.length - 1];
-  if (last.startsWith('compare.js: ')) {
-    if (lines.length > 1) process.stdout.write(lines.slice(0, -1).join('\n') + '\n');
-    process.stderr.write(last + '\n');
-  } else if (r.text) {
-    process.stdout.write(r.text + '\n');
-  }
-  process.exit(r.code);
-}
-
-main();
+require('./job').main('compare.js', compareJob);

@@ -3,6 +3,7 @@
 // within a few quantization steps; checks the ONNX graph is in QDQ form.
 //
 //   node compare_quant.js MODEL.onnx FIXTURE_DIR
+//   node compare_quant.js --batch JOBS.json REPORT.jsonl   (many in one node: ../ort/job.js)
 //
 // FIXTURE_DIR/meta.json (tests/quantized/make_quant_fixtures.py): inputs/outputs as tests/ort/compare.js,
 // plus "atol" (max |a-b|, a few quantization steps of the output), "max_mismatch" (fraction of elements
@@ -18,18 +19,20 @@
 const fs = require('fs');
 const path = require('path');
 
-function die(code, msg) {
-  process.stderr.write(`compare_quant.js: ${msg}\n`);
-  process.exit(code);
-}
+// The comparison's output and early stop, per job (../ort/job.js).
+let say = null, die = null;
 
-const ort = (() => {
-  try {
-    return require(path.join(__dirname, '..', 'ort', 'node_modules', 'onnxruntime-node'));
-  } catch (e) {
-    die(3, `onnxruntime-node not found under tests/ort/node_modules: ${e.message}`);
+let ortModule = null;
+function ortLib() {
+  if (!ortModule) {
+    try {
+      ortModule = require(path.join(__dirname, '..', 'ort', 'node_modules', 'onnxruntime-node'));
+    } catch (e) {
+      die(3, `onnxruntime-node not found under tests/ort/node_modules: ${e.message}`);
+    }
   }
-})();
+  return ortModule;
+}
 
 // ---- a minimal protobuf reader: node op types and initializer bytes per element type ----
 function readVarint(buf, pos) {
@@ -112,28 +115,29 @@ function readArray(dir, spec) {
   return { dtype: spec.dtype, shape: spec.shape, data: new Ctor(ab) };
 }
 
-async function main() {
-  const [model, dir] = process.argv.slice(2);
-  if (!model || !dir) die(3, 'usage: node compare_quant.js MODEL.onnx FIXTURE_DIR');
+async function compareJob(model, dir, io) {
+  say = io.say;
+  die = io.die;
+  const ort = ortLib();
   const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8'));
   let ok = true;
 
   const { ops, initBytes, inits, opset } = graphSummary(model);
   const total = Object.values(ops).reduce((a, b) => a + b, 0);
   const list = Object.keys(ops).sort((a, b) => ops[b] - ops[a] || (a < b ? -1 : 1)).map((k) => `${k}=${ops[k]}`);
-  console.log(`nodes: ${total} (${list.join(' ')})`);
+  say(`nodes: ${total} (${list.join(' ')})`);
   for (const [op, least] of Object.entries(meta.require || {})) {
     if ((ops[op] || 0) < least) {
-      console.log(`graph: FAIL ${ops[op] || 0} ${op} node(s), expected at least ${least}`);
+      say(`graph: FAIL ${ops[op] || 0} ${op} node(s), expected at least ${least}`);
       ok = false;
     }
   }
   if (meta.int8_weights) {
     const int8 = (initBytes[2] || 0) + (initBytes[3] || 0);  // UINT8, INT8
     const fp = (initBytes[1] || 0) + (initBytes[11] || 0);   // FLOAT, DOUBLE
-    console.log(`initializers: ${int8} bytes of 8-bit integers, ${fp} bytes of floats`);
+    say(`initializers: ${int8} bytes of 8-bit integers, ${fp} bytes of floats`);
     if (!(int8 > fp)) {
-      console.log('graph: FAIL weights are not stored as 8-bit integers (float initializers dominate)');
+      say('graph: FAIL weights are not stored as 8-bit integers (float initializers dominate)');
       ok = false;
     }
   }
@@ -143,7 +147,7 @@ async function main() {
     const [n, d] = meta.uint8_table;
     const table = inits.some((t) => t.type === 2 && t.dims.length === 2 && t.dims[0] === n && t.dims[1] === d);
     const floatTable = inits.some((t) => (t.type === 1 || t.type === 11) && t.dims.reduce((a, b) => a * b, 1) >= n * d);
-    console.log(`table: ${table ? 'a' : 'no'} uint8 [${n}, ${d}] initializer${floatTable ? ', and a float one as large' : ''}`);
+    say(`table: ${table ? 'a' : 'no'} uint8 [${n}, ${d}] initializer${floatTable ? ', and a float one as large' : ''}`);
     if (!table || floatTable) ok = false;
   }
 
@@ -154,7 +158,7 @@ async function main() {
   const options = { intraOpNumThreads: T2O_THREADS, interOpNumThreads: 1 };
   if (opset > 0 && opset < 11) {
     options.graphOptimizationLevel = 'disabled';
-    console.log(`opset ${opset}: ONNX Runtime graph optimizations disabled (its QDQ fusion needs opset 11)`);
+    say(`opset ${opset}: ONNX Runtime graph optimizations disabled (its QDQ fusion needs opset 11)`);
   }
   let session;
   try {
@@ -174,16 +178,17 @@ async function main() {
     die(2, `ONNX Runtime failed to run ${model}: ${e.message}`);
   }
   if (session.outputNames.length !== meta.outputs.length) {
-    console.log(`outputs: FAIL ${session.outputNames.length} outputs, expected ${meta.outputs.length}`);
-    process.exit(1);
+    say(`outputs: FAIL ${session.outputNames.length} outputs, expected ${meta.outputs.length}`);
+    release(session);
+    return 1;
   }
   meta.outputs.forEach((spec, k) => {
     const exp = readArray(dir, spec);
     const got = results[session.outputNames[k]];
     const label = `output ${k}`;
-    if (got.type !== exp.dtype) { console.log(`${label}: FAIL dtype ${got.type}, expected ${exp.dtype}`); ok = false; return; }
+    if (got.type !== exp.dtype) { say(`${label}: FAIL dtype ${got.type}, expected ${exp.dtype}`); ok = false; return; }
     if (JSON.stringify(Array.from(got.dims)) !== JSON.stringify(exp.shape)) {
-      console.log(`${label}: FAIL shape [${got.dims}], expected [${exp.shape}]`);
+      say(`${label}: FAIL shape [${got.dims}], expected [${exp.shape}]`);
       ok = false;
       return;
     }
@@ -198,12 +203,17 @@ async function main() {
     const mean = n ? sum / n : 0;
     const step = meta.step || meta.atol;
     const pass = beyond <= Math.floor(meta.max_mismatch * n) && mean <= meta.mean_atol;
-    console.log(`${label}: ${pass ? 'ok' : 'FAIL'} max |a-b| = ${worst.toPrecision(3)} (${(worst / step).toFixed(2)} steps), ` +
+    say(`${label}: ${pass ? 'ok' : 'FAIL'} max |a-b| = ${worst.toPrecision(3)} (${(worst / step).toFixed(2)} steps), ` +
                 `mean ${mean.toPrecision(3)} (${(mean / step).toFixed(3)} steps), ${beyond}/${n} beyond ` +
                 `${meta.steps || ''} steps (allowed ${Math.floor(meta.max_mismatch * n)}), step ${step.toPrecision(3)}`);
     if (!pass) ok = false;
   });
-  process.exit(ok ? 0 : 1);
+  release(session);
+  return ok ? 0 : 1;
 }
 
-main().catch((e) => die(2, `unexpected error: ${e && e.stack ? e.stack : e}`));
+function release(session) {
+  if (session && typeof session.release === 'function') session.release().catch(() => {});
+}
+
+require('../ort/job.js').main('compare_quant.js', compareJob);

@@ -35,11 +35,8 @@ its fused multiply-add and summation order: "atol" is EMB_ATOL (a few float32 ul
 (no float copy of the table may exist).
 Regenerated only when this file changes.
 """
-import fcntl
-import hashlib
 import json
 import os
-import shutil
 import sys
 
 STEPS = 3
@@ -624,9 +621,7 @@ def _generate(target, name, digest):
     torch.set_num_threads(int(os.environ.get("T2O_FIXTURE_THREADS", "1")))
     built = build(name)
     saved, inputs, out_scale, require, int8_weights = built[:5]
-    tmp = target + ".tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
+    tmp = target  # a fresh directory of the fixture cache (make_fixtures.generate_once)
     saved.save(os.path.join(tmp, "model.pt"))
     reloaded = torch.jit.load(os.path.join(tmp, "model.pt")).eval()
     with torch.no_grad():
@@ -652,24 +647,14 @@ def _generate(target, name, digest):
         meta["cli_extra"] = built[6]["extra"]
     with open(os.path.join(tmp, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
-    shutil.rmtree(target, ignore_errors=True)
-    os.rename(tmp, target)
 
 
 def generate(out_dir, name):
-    with open(__file__, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+    """Once per version of this file and of torch, in the fixture cache (OUT_DIR/NAME links to it)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures"))
+    import make_fixtures as mf
     target = os.path.join(out_dir, name)
-    os.makedirs(out_dir, exist_ok=True)
-    with open(target + ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            with open(os.path.join(target, "meta.json")) as f:
-                if json.load(f).get("source_hash") == digest:
-                    return
-        except (OSError, ValueError):
-            pass
-        _generate(target, name, digest)
+    mf.generate_once(target, os.path.abspath(__file__), lambda digest: _generate(target, name, digest))
 
 
 def main(argv):

@@ -6,6 +6,7 @@
 
 #include "e2e_util.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 namespace t2o_e2e {
@@ -19,48 +20,82 @@ struct QuantCase {
 
 std::ostream& operator<<(std::ostream& os, const QuantCase& c) { return os << c.fixture << "@" << c.opset; }
 
-RunResult export_fixture(const QuantCase& c, fs::path* out_file) {
-  const fs::path root = work_dir() / "quantized";
-  const RunResult made =
-      run({python(), (source_dir() / "tests" / "quantized" / "make_quant_fixtures.py").string(), root.string(), c.fixture});
-  EXPECT_EQ(made.exit_code, 0) << made.describe();
-  const fs::path fix = root / c.fixture;
-  const auto meta = read_meta(fix);
-  *out_file = fresh_out_dir() / (c.fixture + ".onnx");
-  std::vector<std::string> args = {cli().string(), "export", (fix / "model.pt").string(), "-o", out_file->string(),
-                                   "--opset", std::to_string(c.opset), "-q"};
-  for (const auto& s : meta.at("cli_inputs")) {
-    args.push_back("--input");
-    args.push_back(s.get<std::string>());
-  }
-  if (meta.contains("cli_extra"))  // e.g. --dynamic-axes: the compared inputs then have other shapes
-    for (const auto& s : meta.at("cli_extra")) args.push_back(s.get<std::string>());
-  return run(args);
-}
+// One fixture at all of its opsets: one test, one torch2onnx process and one node for them all.
+struct QuantFixture {
+  std::string fixture;
+  std::vector<QuantCase> cases;
+};
 
-class Quantized : public ::testing::TestWithParam<QuantCase> {};
+std::ostream& operator<<(std::ostream& os, const QuantFixture& f) { return os << f.fixture; }
+
+class Quantized : public ::testing::TestWithParam<QuantFixture> {};
 
 TEST_P(Quantized, MatchesTorch) {
-  const QuantCase& c = GetParam();
-  fs::path out;
-  const RunResult exported = export_fixture(c, &out);
-  if (!c.expect_error.empty()) {
-    EXPECT_NE(exported.exit_code, 0) << exported.describe();
-    EXPECT_FALSE(exported.crashed()) << exported.describe();
-    EXPECT_NE(exported.err.find(c.expect_error), std::string::npos) << exported.describe();
-    EXPECT_FALSE(fs::exists(out)) << "a refused export left " << out;
-    return;
+  const QuantFixture& f = GetParam();
+  const fs::path root = work_dir() / "quantized";
+  const RunResult made = run(
+      {python(), (source_dir() / "tests" / "quantized" / "make_quant_fixtures.py").string(), root.string(), f.fixture});
+  ASSERT_EQ(made.exit_code, 0) << made.describe();
+  const fs::path fix = root / f.fixture;
+  const auto meta = read_meta(fix);
+  const fs::path out_dir = fresh_out_dir();
+  std::vector<std::vector<std::string>> jobs;
+  std::vector<fs::path> outs;
+  for (const auto& c : f.cases) {
+    outs.push_back(out_dir / (f.fixture + "_" + std::to_string(c.opset) + ".onnx"));
+    std::vector<std::string> args = {(fix / "model.pt").string(), "-o", outs.back().string(), "--opset",
+                                     std::to_string(c.opset)};
+    for (const auto& s : meta.at("cli_inputs")) {
+      args.push_back("--input");
+      args.push_back(s.get<std::string>());
+    }
+    if (meta.contains("cli_extra"))  // e.g. --dynamic-axes: the compared inputs then have other shapes
+      for (const auto& s : meta.at("cli_extra")) args.push_back(s.get<std::string>());
+    jobs.push_back(args);
   }
-  ASSERT_EQ(exported.exit_code, 0) << exported.describe();
-  const fs::path fix = work_dir() / "quantized" / c.fixture;
-  const RunResult cmp =
-      run({node(), (source_dir() / "tests" / "quantized" / "compare_quant.js").string(), out.string(), fix.string()});
-  EXPECT_EQ(cmp.exit_code, 0) << cmp.describe();
-  std::cout << c.fixture << " @ opset " << c.opset << ":\n" << cmp.out;
+  const auto exported = export_batch(jobs, out_dir / "batch");
+  std::vector<std::pair<fs::path, fs::path>> comparisons;
+  std::vector<size_t> compared;
+  for (size_t k = 0; k < f.cases.size(); ++k) {
+    const QuantCase& c = f.cases[k];
+    if (!c.expect_error.empty()) {
+      EXPECT_NE(exported[k].exit_code, 0) << c << ": exported, expected a refusal\n" << exported[k].describe(jobs[k]);
+      EXPECT_NE(exported[k].exit_code, -1) << c << ": crashed\n" << exported[k].describe(jobs[k]);
+      EXPECT_NE(exported[k].error.find(c.expect_error), std::string::npos)
+          << c << ": expected '" << c.expect_error << "'\n" << exported[k].describe(jobs[k]);
+      EXPECT_FALSE(fs::exists(outs[k])) << "a refused export left " << outs[k];
+      continue;
+    }
+    if (exported[k].exit_code != 0) {
+      ADD_FAILURE() << c << ": export failed\n" << exported[k].describe(jobs[k]);
+      continue;
+    }
+    comparisons.push_back({outs[k], fix});
+    compared.push_back(k);
+  }
+  const auto results =
+      compare_batch(comparisons, out_dir / "batch", source_dir() / "tests" / "quantized" / "compare_quant.js");
+  for (size_t i = 0; i < results.size(); ++i) {
+    const QuantCase& c = f.cases[compared[i]];
+    EXPECT_EQ(results[i].exit_code, 0) << c << ": ONNX Runtime disagrees with PyTorch\n" << results[i].text;
+    std::cout << c.fixture << " @ opset " << c.opset << ":\n" << results[i].text << "\n";
+  }
 }
 
-std::string case_name(const ::testing::TestParamInfo<QuantCase>& info) {
-  return info.param.fixture + "_opset" + std::to_string(info.param.opset);
+std::string case_name(const ::testing::TestParamInfo<QuantFixture>& info) { return info.param.fixture; }
+
+// Cases grouped by fixture, in first-seen order.
+std::vector<QuantFixture> by_fixture(const std::vector<QuantCase>& cases) {
+  std::vector<QuantFixture> out;
+  for (const auto& c : cases) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const QuantFixture& f) { return f.fixture == c.fixture; });
+    if (it == out.end()) {
+      out.push_back({c.fixture, {}});
+      it = out.end() - 1;
+    }
+    it->cases.push_back(c);
+  }
+  return out;
 }
 
 // Op-level cases (make_quant_fixtures.py OPS): every form at 10 (QuantizeLinear's first opset),
@@ -128,14 +163,16 @@ std::vector<QuantCase> model_cases() {
 #if T2O_QUANTIZED_SLOW
 // The larger models (binary t2o_quantized_slow_tests, label quantized_slow).
 INSTANTIATE_TEST_SUITE_P(SlowModels, Quantized,
-                         ::testing::Values(QuantCase{"tv_mobilenet_v3_large", 17, ""}, QuantCase{"tv_googlenet", 17, ""},
-                                           QuantCase{"tv_inception_v3", 17, ""}, QuantCase{"tv_resnet50", 17, ""},
-                                           QuantCase{"tv_mobilenet_v3_large", 13, ""}),
+                         ::testing::ValuesIn(by_fixture({QuantCase{"tv_mobilenet_v3_large", 17, ""},
+                                                         QuantCase{"tv_googlenet", 17, ""},
+                                                         QuantCase{"tv_inception_v3", 17, ""},
+                                                         QuantCase{"tv_resnet50", 17, ""},
+                                                         QuantCase{"tv_mobilenet_v3_large", 13, ""}})),
                          case_name);
 #else
-INSTANTIATE_TEST_SUITE_P(Ops, Quantized, ::testing::ValuesIn(op_cases()), case_name);
-INSTANTIATE_TEST_SUITE_P(Models, Quantized, ::testing::ValuesIn(model_cases()), case_name);
-INSTANTIATE_TEST_SUITE_P(Embeddings, Quantized, ::testing::ValuesIn(embedding_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Ops, Quantized, ::testing::ValuesIn(by_fixture(op_cases())), case_name);
+INSTANTIATE_TEST_SUITE_P(Models, Quantized, ::testing::ValuesIn(by_fixture(model_cases())), case_name);
+INSTANTIATE_TEST_SUITE_P(Embeddings, Quantized, ::testing::ValuesIn(by_fixture(embedding_cases())), case_name);
 #endif
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The --input grammar (core/src/input_spec.cpp): tensors, tuples/lists, dicts, None, primitives,
+// The --input grammar (core/src/signature/input_spec.cpp): tensors, tuples/lists, dicts, None, primitives,
 // their flattening into graph inputs, --input-range, and the malformed specs' messages.
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-// Lazy weights (core/src/lazy_weights.cpp): large records stay in the file until read; a read fills
+// Lazy weights (core/src/load/lazy_weights.cpp): large records stay in the file until read; a read fills
 // the touched chunk from the file (from any thread); the writer copies untouched bytes file-to-file.
 #include <gtest/gtest.h>
 
-#include "lazy_weights.hpp"
-#include "model_loader.hpp"
-#include "passes.hpp"
+#include "load/lazy_weights.hpp"
+#include "load/model_loader.hpp"
+#include "prepare/passes.hpp"
 
 #include <torch/script.h>
 

@@ -1,10 +1,10 @@
-// The post-17 schemas core/src/onnx_schemas registers into ONNX 1.12: each matches the ONNX
+// The post-17 schemas core/src/assemble/onnx_schemas registers into ONNX 1.12: each matches the ONNX
 // operator spec (https://onnx.ai/onnx/operators/) in the fields it declares (arity, attributes,
 // type constraints), from the table below, written from the spec independently of the schemas.
 // Types the spec lists that ONNX 1.12 cannot name (float8, int4, float4, ...) are left out.
 // Then a few shape inferences and the checker's handling of opsets above 17.
-#include "onnx_schemas/check.hpp"
-#include "onnx_schemas/schemas.hpp"
+#include "assemble/onnx_schemas/check.hpp"
+#include "assemble/onnx_schemas/schemas.hpp"
 
 #include <torch2onnx/core/ir_version.hpp>
 

@@ -9,14 +9,12 @@ Writes OUT_DIR/NAME/ (OUT_DIR/NAME_full/ with --full): model.pt (traced, eval mo
 BatchNorm stats randomized as tests/fixtures/make_fixtures.py does), input_0.bin, expected_K.bin and
 meta.json as tests/ort/compare.js reads it ("cli_inputs" gives the --input specs). The CI size is a
 small resolution each model accepts (vit/swin/maxvit at a reduced image_size where the model takes
-one); --full uses 224 or the model's native size. Regenerated only when this file changes.
+one); --full uses 224 or the model's native size. Generated once per version of this file and of
+torch, into the fixture cache (make_fixtures.generate_once).
 Environment: T2O_FIXTURE_THREADS (torch threads, default 1).
 """
-import fcntl
-import hashlib
 import json
 import os
-import shutil
 import sys
 import zlib
 
@@ -180,23 +178,12 @@ def damp_residuals(model):
 
 
 def generate(out_dir: str, name: str, full: bool) -> None:
-    with open(__file__, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+    import make_fixtures as mf
     target = os.path.join(out_dir, name + ("_full" if full else ""))
-    os.makedirs(out_dir, exist_ok=True)
-    # One generator per fixture at a time (ctest runs the opset 13 and 17 tests of a model in parallel).
-    with open(target + ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not is_current(target, digest):
-            _generate(target, name, full, digest)
-
-
-def is_current(target: str, digest: str) -> bool:
-    try:
-        with open(os.path.join(target, "meta.json")) as f:
-            return json.load(f).get("source_hash") == digest
-    except (OSError, ValueError):
-        return False
+    # Once per version of this file and of torch, in the fixture cache (ctest runs the opset 13 and 17
+    # tests of a model in parallel: one generates, the other waits).
+    mf.generate_once(target, __file__, lambda digest: _generate(target, name, full, digest),
+                     extra_sources=(mf.__file__,))
 
 
 def _generate(target: str, name: str, full: bool, digest: str) -> None:
@@ -204,22 +191,17 @@ def _generate(target: str, name: str, full: bool, digest: str) -> None:
     import make_fixtures as mf
     torch.set_num_threads(int(os.environ.get("T2O_FIXTURE_THREADS", "1")))
     model, x = build(name, full)
-    tmp = target + ".tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
     # Traced with autograd on: under no_grad some eval-mode layers trace to fused fast-path ops.
     method = "script" if name.endswith("_script") else "trace"
     ts = torch.jit.script(model) if method == "script" else torch.jit.trace(model, (x,), check_trace=False)
-    pt = os.path.join(tmp, "model.pt")
+    pt = os.path.join(target, "model.pt")
     ts.save(pt)
     del ts, model
-    meta = mf.outputs_meta(pt, [x], RTOL, tmp, method)
+    meta = mf.outputs_meta(pt, [x], RTOL, target, method)
     meta["source_hash"] = digest
     meta["name"] = name
-    with open(os.path.join(tmp, "meta.json"), "w") as f:
+    with open(os.path.join(target, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
-    shutil.rmtree(target, ignore_errors=True)
-    os.rename(tmp, target)
 
 
 def main(argv) -> int:

@@ -1,4 +1,4 @@
-# The RMSNorm pattern (core/src/rms_norm_pattern.cpp): RMSNormalization at opset 23 when the match is
+# The RMSNorm pattern (core/src/prepare/rms_norm_pattern.cpp): RMSNormalization at opset 23 when the match is
 # exact, its ops one by one at 22 and for near-misses. tests/patterns/ checks which exports hold an
 # RMSNormalization node; here every variant is compared with PyTorch at both opsets.
 import torch

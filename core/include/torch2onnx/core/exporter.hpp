@@ -43,7 +43,7 @@ class ExportError : public std::runtime_error {
 // The range of --opset (the default domain's version). The one place it is written: --help, the
 // `plugins` listing, the support matrix and the range errors all read these.
 constexpr int64_t kMinOpset = 9;
-constexpr int64_t kMaxOpset = 26;  // ONNX 1.12's checker knows 17; core/src/onnx_schemas adds the rest
+constexpr int64_t kMaxOpset = 26;  // ONNX 1.12's checker knows 17; core/src/assemble/onnx_schemas adds the rest
 constexpr int64_t kDefaultOpset = 17;
 // The highest opset whose every pack is tested as completely as at the default (README: which opsets
 // are fully validated).
@@ -133,7 +133,7 @@ struct ExportOptions {
   // Whether the signature a .pt carries (torch2onnx.save) may fill in what the options leave unset.
   bool use_saved_signature = true;
   // Lazy weights (export_model only): large weight records stay in the .pt file, mapped as reserved memory
-  // filled on first touch and copied file-to-file into the ONNX file (core/src/lazy_weights.hpp). Fast and
+  // filled on first touch and copied file-to-file into the ONNX file (core/src/load/lazy_weights.hpp). Fast and
   // frugal on large models, but it installs a process-wide SIGSEGV handler and wraps the CPU allocator
   // while the model loads: the torch2onnx program turns it on; a program embedding the library decides
   // (off by default). T2O_EAGER_WEIGHTS=1 turns it off everywhere.

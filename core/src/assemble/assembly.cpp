@@ -1,0 +1,272 @@
+#include "assemble/assembly.hpp"
+
+#include "torch2onnx/core/dtype_table.hpp"
+#include "torch2onnx/core/ir_version.hpp"
+#include "common/locations.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <unordered_map>
+
+namespace t2o::core {
+
+namespace {
+
+// Element type and shape of one graph input or output; dynamic dims are named after the input dim
+// that varied the same way, or get a name of their own.
+void fill_value_info(Session& s, onnx::ValueInfoProto* info, t2o_value v, const torch::jit::Value* torch_value,
+                     const std::map<int64_t, std::string>& symbols) {
+  const ValueRec& r = s.values.rec(v);
+  int32_t dtype = r.dtype;
+  std::vector<int64_t> dims = r.dims, alt, first;
+  int32_t rank = r.rank;
+  if (torch_value) {
+    if (const TensorInfo* t = s.types.find(torch_value)) {
+      if (!dtype) dtype = t->dtype;
+      if (t->known_rank) {
+        dims = t->dims;
+        alt = t->alt_dims;
+        first = t->run_dims;
+        rank = (int32_t)dims.size();
+      }
+    }
+  }
+  if (!dtype) throw ExportError("'" + info->name() + "' has no known element type");
+  if (is_complex_dtype(dtype) && rank >= 0) {  // a complex input is given as its (real, imaginary) pairs
+    dtype = complex_parts_dtype(dtype);
+    dims.push_back(2);
+    ++rank;
+  }
+  onnx::TypeProto_Tensor* tensor_type = r.kind == T2O_KIND_SEQUENCE
+                                            ? info->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()
+                                            : info->mutable_type()->mutable_tensor_type();
+  tensor_type->set_elem_type(dtype);
+  if (rank < 0 || r.kind == T2O_KIND_SEQUENCE) return;  // a sequence's tensors may differ in shape
+  auto* shape = tensor_type->mutable_shape();
+  for (int32_t i = 0; i < rank; ++i) {
+    auto* d = shape->add_dim();
+    auto named = symbols.find(i);
+    if (named != symbols.end() && !named->second.empty()) {
+      d->set_dim_param(named->second);
+    } else if (dims[(size_t)i] >= 0 && named == symbols.end()) {
+      d->set_dim_value(dims[(size_t)i]);
+    } else {
+      std::string symbol = info->name() + "_dim" + std::to_string(i);
+      if ((size_t)i < alt.size() && (size_t)i < first.size()) {
+        auto match = s.plan.symbol_of_sizes.find({first[(size_t)i], alt[(size_t)i]});
+        if (match != s.plan.symbol_of_sizes.end()) symbol = match->second;
+      }
+      d->set_dim_param(symbol);
+    }
+  }
+}
+
+// ONNX values (outside subgraphs) whose TorchScript value varies with the dynamic axes, in graph order.
+std::vector<DynamicValue> collect_dynamic_values(Session& s, const std::unordered_map<std::string, std::string>& rename) {
+  std::vector<DynamicValue> out;
+  for (auto* node : s.model.graph->nodes()) {
+    for (auto* tv : node->outputs()) {
+      const TensorInfo* type = s.types.find(tv);
+      if (!type || !s.values.is_bound(tv)) continue;
+      if (std::none_of(type->dims.begin(), type->dims.end(), [](int64_t d) { return d < 0; })) continue;
+      const auto& r = s.values.rec(s.values.handle_of(tv));
+      if (r.kind != T2O_KIND_TENSOR || r.onnx.empty() || r.constant) continue;
+      auto renamed = rename.find(r.onnx);
+      out.push_back({renamed == rename.end() ? r.onnx : renamed->second, type->dims,
+                     std::string(node->kind().toQualString()) + " at " + location_of(node)});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+ConvertedModel assemble(Session& s) {
+  ConvertedModel out;
+  onnx::GraphProto& graph = s.graph.main();
+  const auto& outs = s.model.graph->outputs();
+  // Tuple and list outputs are flattened into one ONNX output per tensor, in order, as torch.onnx does.
+  struct Flat {
+    t2o_value handle;
+    const torch::jit::Value* torch_value;  // for the recorded type; null for list items
+  };
+  std::vector<Flat> flat;
+  std::function<void(t2o_value, const torch::jit::Value*)> flatten = [&](t2o_value h, const torch::jit::Value* tv) {
+    const auto& r = s.values.rec(h);
+    bool tensor_list = r.kind == T2O_KIND_LIST && !r.items.empty() &&
+                       std::any_of(r.items.begin(), r.items.end(), [&](t2o_value i) {
+                         auto k = s.values.rec(i).kind;
+                         return k == T2O_KIND_TENSOR || k == T2O_KIND_LIST || k == T2O_KIND_SEQUENCE;
+                       });
+    if (!tensor_list) {
+      flat.push_back({h, tv});
+      return;
+    }
+    const std::vector<t2o_value> items = r.items;
+    for (auto item : items) flatten(item, nullptr);
+  };
+  for (auto* o : outs) flatten(s.values.handle_of(o), o);
+
+  const auto& given = s.options.output_names;
+  if (!given.empty() && given.size() != flat.size())
+    throw ExportError("--output-names gives " + std::to_string(given.size()) + " name(s) but the model has " +
+                      std::to_string(flat.size()) + " output(s)");
+  // Which ONNX names are produced by nodes of the main graph (and so may be renamed to the output's name).
+  std::unordered_map<std::string, int> producer;
+  for (int i = 0; i < graph.node_size(); ++i)
+    for (const auto& o : graph.node(i).output()) producer[o] = i;
+  std::unordered_map<std::string, std::string> rename;
+  std::vector<std::string> output_names;
+  for (size_t k = 0; k < flat.size(); ++k) {
+    std::string name = given.empty() ? "output_" + std::to_string(k) : given[k];
+    t2o_value h = flat[k].handle;
+    auto kind = s.values.rec(h).kind;
+    if (kind != T2O_KIND_TENSOR && kind != T2O_KIND_INT && kind != T2O_KIND_FLOAT && kind != T2O_KIND_BOOL &&
+        kind != T2O_KIND_LIST && kind != T2O_KIND_SEQUENCE)
+      throw ExportError("model output " + std::to_string(k) + " is not a tensor");
+    int32_t output_dtype = s.values.rec(h).dtype;
+    if (flat[k].torch_value)
+      if (const TensorInfo* t = s.types.find(flat[k].torch_value)) output_dtype = t->dtype ? t->dtype : output_dtype;
+    if (is_complex_dtype(output_dtype))
+      throw ExportError("model output " + std::to_string(k) + " is a complex tensor: ONNX has no complex type; return "
+                        "torch.view_as_real(z) (or z.real, z.imag, z.abs()) instead");
+    t2o_value t = s.values.materialize(h);
+    std::string inner = s.values.rec(t).onnx;
+    if (s.graph.name_taken(name) && !(producer.count(inner) && inner == name)) {
+      // The wanted name is taken (e.g. an input); only a fresh name works.
+      if (!given.empty() || std::find(s.input_names.begin(), s.input_names.end(), name) != s.input_names.end())
+        throw ExportError("output name '" + name + "' is already used by an input or another output");
+    }
+    s.graph.reserve_name(name);
+    if (producer.count(inner) && !rename.count(inner)) {
+      rename[inner] = name;
+    } else {
+      auto* n = graph.add_node();
+      n->set_op_type("Identity");
+      n->set_name(s.graph.unique_name("Identity"));
+      n->add_input(rename.count(inner) ? rename[inner] : inner);
+      n->add_output(name);
+      ++s.graph.onnx_nodes;
+    }
+    output_names.push_back(name);
+    auto* info = graph.add_output();
+    info->set_name(name);
+    static const std::map<int64_t, std::string> none;
+    fill_value_info(s, info, t, flat[k].torch_value,
+                    k < s.plan.output_symbols.size() ? s.plan.output_symbols[k] : none);
+  }
+  if (!s.options.dynamic_axes.empty()) out.dynamic_values = collect_dynamic_values(s, rename);
+  if (!rename.empty()) {
+    // Outputs renamed: every graph that reads them, subgraphs included (outer-scope reads).
+    std::function<void(onnx::GraphProto&)> apply = [&](onnx::GraphProto& g) {
+      for (int i = 0; i < g.node_size(); ++i) {
+        auto* n = g.mutable_node(i);
+        for (auto& name : *n->mutable_input()) {
+          auto it = rename.find(name);
+          if (it != rename.end()) name = it->second;
+        }
+        for (auto& name : *n->mutable_output()) {
+          auto it = rename.find(name);
+          if (it != rename.end()) name = it->second;
+        }
+        for (auto& attr : *n->mutable_attribute())
+          if (attr.has_g()) apply(*attr.mutable_g());
+      }
+      for (auto& o : *g.mutable_output()) {
+        auto it = rename.find(o.name());
+        if (it != rename.end() && &g != &graph) o.set_name(it->second);
+      }
+    };
+    apply(graph);
+  }
+  for (size_t i = 0; i < s.input_names.size(); ++i) {
+    auto* info = graph.add_input();
+    info->set_name(s.input_names[i]);
+    const auto* tv = s.model.graph->inputs()[i];
+    fill_value_info(s, info, s.values.handle_of(tv), tv, s.plan.input_symbols[i]);
+  }
+
+  onnx::ModelProto& model = out.model;
+  model.set_ir_version(ir_version_for_opset(s.options.opset));
+  model.set_producer_name("torch2onnx");
+  model.set_producer_version(s.options.producer_version);
+  for (const auto& [domain, version] : s.graph.opsets()) {
+    auto* op = model.add_opset_import();
+    op->set_domain(domain);
+    op->set_version(version);
+  }
+  graph.set_name("main_graph");
+  auto& initializers = s.values.initializers();
+  for (auto& init : initializers) {
+    auto* t = graph.add_initializer();
+    t->set_name(init.name);
+    t->set_data_type(init.dtype);
+    for (auto d : init.dims) t->add_dims(d);
+    size_t n = init.tensor.nbytes();
+    out.stats.initializer_bytes += n;
+    if (n >= kStreamThresholdBytes) {
+      // Large: the bytes stay in the tensor until the writer streams them to the file; meanwhile a
+      // graph input of the same type and shape stands in for it.
+      graph.mutable_initializer()->RemoveLast();
+      auto* in = graph.add_input();
+      in->set_name(init.name);
+      auto* tt = in->mutable_type()->mutable_tensor_type();
+      tt->set_elem_type(init.dtype);
+      auto* shape = tt->mutable_shape();
+      for (auto d : init.dims) shape->add_dim()->set_dim_value(d);
+      out.streamed.push_back({init.name, init.dtype, init.dims, init.tensor});
+    } else {
+      t->set_raw_data(init.tensor.data_ptr(), n);
+    }
+    init.tensor = at::Tensor();
+  }
+  out.stats.initializers = initializers.size();
+  s.values.release();
+  *model.mutable_graph() = std::move(graph);
+  out.stats.torch_nodes = s.torch_nodes;
+  out.stats.onnx_nodes = s.graph.onnx_nodes;
+  out.stats.fallback_nodes = s.fallback_nodes;
+  out.provenance = std::move(s.graph.provenance());
+  return out;
+}
+
+std::string ConvertedModel::origin_of(const std::string& onnx_node) const {
+  auto it = provenance.find(onnx_node);
+  return it == provenance.end() ? std::string() : it->second.describe();
+}
+
+void annotate_origins(ConvertedModel& conv) {
+  std::function<void(onnx::GraphProto&)> apply = [&](onnx::GraphProto& g) {
+    for (auto& n : *g.mutable_node()) {
+      auto it = conv.provenance.find(n.name());
+      if (it != conv.provenance.end()) n.set_doc_string(it->second.describe());
+      for (auto& attr : *n.mutable_attribute())
+        if (attr.has_g()) apply(*attr.mutable_g());
+    }
+  };
+  apply(*conv.model.mutable_graph());
+}
+
+std::vector<std::string> ConvertedModel::specialization_warnings() const {
+  std::vector<std::string> out;
+  std::unordered_map<std::string, const onnx::TypeProto*> inferred;
+  for (const auto& vi : model.graph().value_info()) inferred[vi.name()] = &vi.type();
+  for (const auto& vi : model.graph().output()) inferred[vi.name()] = &vi.type();
+  for (const auto& v : dynamic_values) {
+    auto it = inferred.find(v.onnx);
+    if (it == inferred.end() || !it->second->tensor_type().has_shape()) continue;
+    const auto& shape = it->second->tensor_type().shape();
+    if (shape.dim_size() != (int)v.dims.size()) continue;
+    for (int d = 0; d < shape.dim_size(); ++d) {
+      if (v.dims[(size_t)d] < 0 && shape.dim(d).has_dim_value()) {
+        out.push_back(v.origin + ": dim " + std::to_string(d) + " of its result is fixed to " +
+                      std::to_string(shape.dim(d).dim_value()) + " in the ONNX graph but varies with the dynamic axes");
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace t2o::core

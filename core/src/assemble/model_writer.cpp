@@ -1,0 +1,256 @@
+#include "assemble/model_writer.hpp"
+
+#include "load/lazy_weights.hpp"
+
+#include "torch2onnx/core/exporter.hpp"
+
+#include <google/protobuf/io/coded_stream.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <unistd.h>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace t2o::core {
+
+namespace {
+
+using google::protobuf::io::CodedOutputStream;
+
+constexpr uint32_t kModelGraphField = 7;        // ModelProto.graph
+constexpr uint32_t kGraphInitializerField = 5;  // GraphProto.initializer
+constexpr uint32_t kTensorRawDataField = 9;     // TensorProto.raw_data
+constexpr uint32_t kLengthDelimited = 2;
+constexpr uint64_t kChunk = 64ull << 20;        // write in 64 MiB pieces, reporting progress between them
+
+uint32_t tag(uint32_t field) { return (field << 3) | kLengthDelimited; }
+
+std::string base_name(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Removes the graph inputs that stand for the streamed tensors.
+void drop_placeholder_inputs(onnx::GraphProto* graph, const std::vector<StreamedTensor>& streamed) {
+  std::unordered_set<std::string> names;
+  for (const auto& s : streamed) names.insert(s.name);
+  auto* inputs = graph->mutable_input();
+  int kept = 0;
+  for (int i = 0; i < inputs->size(); ++i) {
+    if (names.count(inputs->Get(i).name())) continue;
+    if (kept != i) inputs->SwapElements(kept, i);
+    ++kept;
+  }
+  while (inputs->size() > kept) inputs->RemoveLast();
+}
+
+onnx::TensorProto header_of(const StreamedTensor& s) {
+  onnx::TensorProto t;
+  t.set_name(s.name);
+  t.set_data_type(s.dtype);
+  for (auto d : s.dims) t.add_dims(d);
+  return t;
+}
+
+class TempFile {
+ public:
+  explicit TempFile(std::string final_path)
+      : final_(std::move(final_path)), temp_(final_ + ".tmp." + std::to_string(getpid())) {}
+  ~TempFile() {
+    if (!committed_) std::remove(temp_.c_str());
+  }
+  const std::string& path() const { return temp_; }
+  void commit() {
+    if (std::rename(temp_.c_str(), final_.c_str()) != 0) throw ExportError("cannot rename " + temp_ + " to " + final_);
+    committed_ = true;
+  }
+
+ private:
+  std::string final_, temp_;
+  bool committed_ = false;
+};
+
+void fail_write(const std::string& path) {
+  throw ExportError("writing " + path + " failed (is the disk full?)");
+}
+
+// Writes to a file descriptor: small pieces (protobuf headers) gather in a buffer, large ones (tensor
+// bytes) go from the tensor's memory straight to write(2): no copy through protobuf's or iostream's
+// buffers.
+class FileSink {
+ public:
+  FileSink(const std::string& path, std::string shown_as) : shown_as_(std::move(shown_as)) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd_ < 0) throw ExportError("cannot create " + path + ": " + std::strerror(errno));
+    buffer_.reserve(kBuffer);
+  }
+  ~FileSink() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileSink(const FileSink&) = delete;
+  FileSink& operator=(const FileSink&) = delete;
+
+  void put(const void* data, size_t n) {
+    const char* p = static_cast<const char*>(data);
+    if (buffer_.size() + n <= kBuffer) {
+      buffer_.insert(buffer_.end(), p, p + n);
+    } else {
+      flush();
+      if (n < kBuffer) buffer_.insert(buffer_.end(), p, p + n);
+      else write(p, n);
+    }
+    written_ += n;
+  }
+  void put_varint(uint64_t v) {
+    uint8_t bytes[10];
+    put(bytes, size_t(CodedOutputStream::WriteVarint64ToArray(v, bytes) - bytes));
+  }
+  void put_message(const google::protobuf::MessageLite& m) {
+    std::string bytes;
+    if (!m.SerializeToString(&bytes)) fail_write(shown_as_);
+    put(bytes.data(), bytes.size());
+  }
+  void close() {
+    flush();
+    if (::close(fd_) != 0) fail_write(shown_as_);
+    fd_ = -1;
+  }
+  uint64_t written() const { return written_; }
+
+ private:
+  static constexpr size_t kBuffer = 1 << 20;
+  void flush() {
+    write(buffer_.data(), buffer_.size());
+    buffer_.clear();
+  }
+  // Tensor bytes nothing has read since loading go file-to-file (lazy_weights); the rest from memory.
+  void write(const char* p, size_t n) {
+    if (!lazy_weights::write_bytes(fd_, p, n)) fail_write(shown_as_);
+  }
+  int fd_ = -1;
+  std::string shown_as_;
+  std::vector<char> buffer_;
+  uint64_t written_ = 0;
+};
+
+}  // namespace
+
+WriteResult write_model(onnx::ModelProto& skeleton, std::vector<StreamedTensor>& streamed, const std::string& out_path,
+                        bool force_external, const std::function<void(uint64_t, uint64_t)>& progress) {
+  WriteResult result;
+  uint64_t weight_bytes = 0;
+  for (const auto& s : streamed) weight_bytes += s.tensor.nbytes();
+  uint64_t total = weight_bytes + skeleton.ByteSizeLong();
+  result.external = force_external || total > kInlineLimitBytes;
+  auto report = [&](uint64_t done) {
+    if (progress) progress(done, total);
+  };
+
+  if (result.external) {
+    // Weights to OUT.data (64-byte aligned offsets), the model proper refers to them.
+    result.data_path = out_path + ".data";
+    const std::string location = base_name(result.data_path);
+    TempFile data_tmp(result.data_path);
+    std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> placed;  // name -> offset, length
+    {
+      FileSink data(data_tmp.path(), result.data_path);
+      uint64_t offset = 0;
+      static const char zeros[64] = {0};
+      for (auto& s : streamed) {
+        uint64_t pad = (64 - offset % 64) % 64;
+        data.put(zeros, pad);
+        offset += pad;
+        const char* p = static_cast<const char*>(s.tensor.data_ptr());
+        uint64_t n = s.tensor.nbytes();
+        placed[s.name] = {offset, n};
+        for (uint64_t done = 0; done < n; done += kChunk) {
+          data.put(p + done, std::min(kChunk, n - done));
+          report(offset + done);
+        }
+        offset += n;
+        s.tensor = at::Tensor();  // written: let the memory go
+      }
+      data.close();
+      result.bytes_written += offset;
+    }
+    drop_placeholder_inputs(skeleton.mutable_graph(), streamed);
+    for (const auto& s : streamed) {
+      auto* t = skeleton.mutable_graph()->add_initializer();
+      *t = header_of(s);
+      t->set_data_location(onnx::TensorProto::EXTERNAL);
+      const auto& where = placed.at(s.name);
+      auto add = [&](const char* key, const std::string& value) {
+        auto* e = t->add_external_data();
+        e->set_key(key);
+        e->set_value(value);
+      };
+      add("location", location);
+      add("offset", std::to_string(where.first));
+      add("length", std::to_string(where.second));
+    }
+    TempFile model_tmp(out_path);
+    {
+      std::ofstream out(model_tmp.path(), std::ios::binary | std::ios::trunc);
+      if (!out || !skeleton.SerializeToOstream(&out)) fail_write(out_path);
+      out.close();
+      if (!out) fail_write(out_path);
+    }
+    result.bytes_written += skeleton.ByteSizeLong();
+    data_tmp.commit();
+    model_tmp.commit();
+    return result;
+  }
+
+  // Inline: one protobuf, written field by field so the weights go straight from the tensors to the
+  // file. Protobuf parsers accept fields in any order, so the streamed initializers follow the rest
+  // of the graph.
+  onnx::GraphProto graph = std::move(*skeleton.mutable_graph());
+  skeleton.clear_graph();
+  drop_placeholder_inputs(&graph, streamed);
+  std::vector<onnx::TensorProto> headers;
+  std::vector<uint64_t> entry_sizes;
+  uint64_t graph_size = graph.ByteSizeLong();
+  for (const auto& s : streamed) {
+    headers.push_back(header_of(s));
+    const auto& h = headers.back();
+    uint64_t n = s.tensor.nbytes();
+    uint64_t tensor_size = h.ByteSizeLong() + 1 + CodedOutputStream::VarintSize64(n) + n;
+    entry_sizes.push_back(tensor_size);
+    graph_size += 1 + CodedOutputStream::VarintSize64(tensor_size) + tensor_size;
+  }
+  TempFile model_tmp(out_path);
+  {
+    FileSink out(model_tmp.path(), out_path);
+    out.put_message(skeleton);
+    out.put_varint(tag(kModelGraphField));
+    out.put_varint(graph_size);
+    out.put_message(graph);
+    uint64_t done = 0;
+    for (size_t i = 0; i < streamed.size(); ++i) {
+      auto& s = streamed[i];
+      const char* p = static_cast<const char*>(s.tensor.data_ptr());
+      uint64_t n = s.tensor.nbytes();
+      out.put_varint(tag(kGraphInitializerField));
+      out.put_varint(entry_sizes[i]);
+      out.put_message(headers[i]);
+      out.put_varint(tag(kTensorRawDataField));
+      out.put_varint(n);
+      for (uint64_t off = 0; off < n; off += kChunk) {
+        out.put(p + off, std::min(kChunk, n - off));
+        report(done + off);
+      }
+      done += n;
+      s.tensor = at::Tensor();  // written: let the memory go
+    }
+    out.close();
+    result.bytes_written = out.written();
+  }
+  model_tmp.commit();
+  return result;
+}
+
+}  // namespace t2o::core

@@ -1,0 +1,83 @@
+// Every graph pass of a conversion, named and ordered in one place.
+//
+// prepare() — the type-independent passes, in this order:
+//   0. unwrap_number_constants  traced Python numbers (0-d tensor constants) become numbers again,
+//                               as PyTorch's executor does, so they promote as Python numbers
+//   1. eval + freeze            module attributes become constants (weights, flags); QAT's fused
+//                               fake quantizers unfused first (quantized_params.cpp)
+//   2. inline                   one graph for forward(), calls inlined
+//   2b. bind_signature          the --input specs bound to forward()'s arguments: tuples, lists and
+//                               dicts of new graph inputs, constants for primitives and None, defaults
+//                               for trailing arguments (signature.cpp); their simple tuples lowered
+//   3. remove list/tensor mutation, constant propagation; reads of bound dicts by key folded
+//   4. functionalize_view_writes  in-place writes into views become slice_scatter/select_scatter
+//   5. remove_assertions        ifs that only raise (scripted asserts)
+//   6. lower tuples             all of them, or only the simple ones where control flow stays
+//      lower_packed_sequences  pack_padded_sequence -> RNN -> pad_packed_sequence as padded
+//                               tensors plus lengths (packed_sequences.cpp)
+//   7. thread_list_mutation     lists mutated inside if/loop blocks become values the blocks return
+//      (in 3, before libtorch's tensor mutation removal: thread_tensor_mutation, the same for
+//      tensors written in place inside if/loop blocks, index_put_, index_add_, ... becoming their
+//      functional ops; thread_tensor_mutation.cpp)
+//      unpack_quantized_params  packed quantized weights become constants (quantized_params.cpp)
+//   8. dead code elimination, drop self
+// Then, on what the example runs saw (example_run.cpp drives the fixpoint):
+//  10. fold_static_shapes       shapes/dtypes/context queries fixed for every run, the branches
+//                               they decide, loops they unroll (static_shapes.cpp)
+//  11. drop_raising_branches    an if whose one branch raises runs the other (with a warning)
+//  12. fuse_rms_norm            the exact RMSNorm pattern becomes t2o::rms_norm, when a pack converts
+//                               that at the target opset (rms_norm_pattern.cpp)
+#ifndef TORCH2ONNX_CORE_PASSES_HPP
+#define TORCH2ONNX_CORE_PASSES_HPP
+
+#include "load/model_loader.hpp"
+#include "common/type_table.hpp"
+#include "torch2onnx/core/exporter.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace t2o::core {
+
+// Passes 1-8 with `inputs` bound (none: the arguments stay graph inputs as they are, for `check`
+// without --input); throws ExportError naming the file, SignatureError for specs that do not match.
+// model.input_specs then holds the spec of each graph input.
+PreparedModel prepare(torch::jit::Module module, const std::string& path, const std::vector<InputSpec>& inputs = {});
+
+// Pass 10: replaces queries fixed for every run with constants and resolves the control flow they
+// decide. Returns whether control flow was removed (new values the example run has not seen).
+bool fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph, const TypeTable& types);
+
+// Pass 11: torch.onnx drops the raising branch of an if that cannot be folded; so do we, warning
+// with the location of each.
+void drop_raising_branches(const std::shared_ptr<torch::jit::Graph>& graph,
+                           const std::function<void(const std::string&)>& warn);
+
+// Pass 7 (also run after the fold, which may unroll loops).
+void thread_list_mutation(const std::shared_ptr<torch::jit::Graph>& graph);
+
+// Part of pass 3: in-place writes (aten::*_) inside if/loop blocks into a tensor made outside them, with no
+// views of it, become their functional ops, the newest value threaded through the blocks.
+void thread_tensor_mutation(const std::shared_ptr<torch::jit::Graph>& graph);
+
+void remove_assertions(const std::shared_ptr<torch::jit::Graph>& graph);  // static_shapes.cpp
+
+// Pass 12: x * rsqrt(mean(x^2 over the last dims, keepdim) + eps) * w (and the float32-statistics
+// variant of LLaMA's RMSNorm) becomes t2o::rms_norm(x, w?, eps, axis); the new value gets the
+// replaced one's recorded type. Returns how many were fused (rms_norm_pattern.cpp).
+int fuse_rms_norm(const std::shared_ptr<torch::jit::Graph>& graph, TypeTable& types);
+
+// Packed sequences as t2o:: ops over padded time-major tensors and lengths; refuses other uses of a
+// PackedSequence (packed_sequences.cpp). has_data_dependent_size: the op's result sizes depend on
+// tensor values (pad_packed_sequence without total_length), for mark_data_dependent_sizes.
+void lower_packed_sequences(const std::shared_ptr<torch::jit::Graph>& graph);
+bool has_data_dependent_size(const torch::jit::Node* node);
+
+// Why the frozen module's forward() still uses self, as one line: the attribute forward() changes
+// at run time (assigned or written in place), its module and where (module_state.cpp).
+std::string module_state_error(const torch::jit::Module& frozen);
+
+}  // namespace t2o::core
+
+#endif

@@ -1,0 +1,813 @@
+#include "run/example_run.hpp"
+
+#include "prepare/passes.hpp"
+#include "torch2onnx/core/dtype_table.hpp"
+
+#include <torch/csrc/jit/runtime/custom_operator.h>
+#include <torch/csrc/jit/runtime/interpreter.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <unordered_map>
+#include <set>
+#include <unordered_set>
+#include <iostream>
+
+namespace t2o::core {
+
+void TypeTable::observe(size_t id, int32_t dtype, const std::vector<int64_t>& dims, bool list_elements) {
+  auto it = by_id_.find(id);
+  if (it == by_id_.end()) {
+    TensorInfo info;
+    info.dtype = dtype;
+    info.dims = dims;
+    info.known_rank = true;
+    info.list_elements = list_elements;
+    by_id_.emplace(id, std::move(info));
+    return;
+  }
+  TensorInfo& info = it->second;
+  if (!info.dtype) info.dtype = dtype;
+  if (!info.known_rank) return;
+  if (info.dims.size() != dims.size()) {
+    info.known_rank = false;
+    info.dims.clear();
+    return;
+  }
+  for (size_t d = 0; d < dims.size(); ++d)
+    if (info.dims[d] != dims[d]) info.dims[d] = -1;
+}
+
+void TypeTable::observe(size_t id, const at::Tensor& t, bool list_elements) {
+  bool fresh = !by_id_.count(id);
+  observe(id, onnx_value_dtype(t.scalar_type()).value_or(0), t.sizes().vec(), list_elements);
+  if (!fresh) return;
+  TensorInfo& info = by_id_[id];
+  info.quantized = onnx_quantized_integer_dtype(t.scalar_type()).value_or(0);
+  if (info.quantized && t.qscheme() == at::kPerTensorAffine) {
+    info.q_scale = t.q_scale();
+    info.q_zero_point = t.q_zero_point();
+  }
+}
+
+namespace {
+
+// The table the observers of the run in progress write to (an export runs on one thread).
+thread_local TypeTable* observed = nullptr;
+
+// Observers: side-effecting ops placed after each value in the copy of the graph that runs, so a
+// value inside a loop body is seen at every iteration and one in a branch whenever it is taken.
+torch::jit::RegisterOperators observers({
+    torch::jit::Operator(
+        "t2o_internal::observe(int id, Tensor x) -> ()",
+        [](torch::jit::Stack& stack) {
+          // An early `return` leaves prim::Uninitialized in the branches that did not return.
+          c10::IValue x = torch::jit::pop(stack);
+          int64_t id = torch::jit::pop(stack).toInt();
+          if (observed && x.isTensor() && x.toTensor().defined()) observed->observe((size_t)id, x.toTensor());
+        },
+        c10::AliasAnalysisKind::CONSERVATIVE),
+    torch::jit::Operator(
+        "t2o_internal::observe_list(int id, Tensor[] x) -> ()",
+        [](torch::jit::Stack& stack) {
+          c10::IValue x = torch::jit::pop(stack);
+          int64_t id = torch::jit::pop(stack).toInt();
+          if (!observed || !x.isTensorList()) return;
+          auto xs = x.toTensorVector();
+          if (!xs.empty() && xs[0].defined()) observed->observe((size_t)id, xs[0], true);
+        },
+        c10::AliasAnalysisKind::CONSERVATIVE),
+});
+
+bool is_tensor_type(const c10::TypePtr& type) {
+  if (type->kind() == c10::TypeKind::TensorType) return true;
+  if (auto opt = type->cast<c10::OptionalType>()) return opt->getElementType()->kind() == c10::TypeKind::TensorType;
+  return false;
+}
+
+bool is_tensor_list(const c10::TypePtr& type) {
+  auto list = type->cast<c10::ListType>();
+  return list && list->getElementType()->kind() == c10::TypeKind::TensorType;
+}
+
+at::Tensor to_meta(const at::Tensor& t) {
+  auto m = at::empty_strided(t.sizes(), t.strides(), t.options().device(at::kMeta));
+  // A traced Python scalar is a "wrapped number": it must keep losing type promotion on meta too.
+  if (t.unsafeGetTensorImpl()->is_wrapped_number()) m.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return m;
+}
+
+// Replaces every tensor constant of a block (nested blocks included) by its meta-device twin.
+void constants_to_meta(torch::jit::Block* block) {
+  for (auto* n : block->nodes()) {
+    for (auto* b : n->blocks()) constants_to_meta(b);
+    if (n->kind() != c10::prim::Constant || !n->hasAttribute(c10::attr::value)) continue;
+    if (n->kindOf(c10::attr::value) == torch::jit::AttributeKind::t) {
+      // 0-d constants stay on the CPU: they mix with meta tensors as scalars, and shape arithmetic
+      // on them (x.size(0) // 2 in traced graphs) needs their values.
+      if (n->t(c10::attr::value).dim() > 0) n->t_(c10::attr::value, to_meta(n->t(c10::attr::value)));
+    } else if (n->kindOf(c10::attr::value) == torch::jit::AttributeKind::ival) {
+      auto iv = n->ival(c10::attr::value);
+      if (iv.isTensorList()) {
+        c10::List<at::Tensor> meta;
+        for (const at::Tensor& t : iv.toTensorVector()) meta.push_back(to_meta(t));
+        n->ival_(c10::attr::value, c10::IValue(meta));
+      } else if (iv.isList()) {
+        auto list = iv.toList();
+        bool tensors = false;
+        for (const c10::IValue& e : list) tensors |= e.isTensor();
+        if (!tensors) continue;
+        c10::impl::GenericList meta(list.elementType());
+        for (const c10::IValue& e : list) meta.push_back(e.isTensor() ? c10::IValue(to_meta(e.toTensor())) : e);
+        n->ival_(c10::attr::value, c10::IValue(meta));
+      }
+    }
+  }
+}
+
+// Places an observer after every tensor (and list-of-tensors) value of `copy`, named by the
+// unique() of the matching value of `orig` (copy() keeps the order of nodes and blocks).
+void instrument(torch::jit::Block* orig, torch::jit::Block* copy) {
+  auto* graph = copy->owningGraph();
+  auto observe_at = [&](torch::jit::Value* o, torch::jit::Value* c, torch::jit::Node* before) {
+    const char* op = nullptr;
+    if (o->type()->kind() == c10::TypeKind::TensorType) op = "t2o_internal::observe";
+    else if (is_tensor_list(o->type())) op = "t2o_internal::observe_list";
+    if (!op) return;
+    torch::jit::WithInsertPoint guard(before);
+    auto* id = graph->insertConstant((int64_t)o->unique());
+    graph->insertNode(graph->create(c10::Symbol::fromQualString(op), {id, c}, 0));
+  };
+  std::vector<torch::jit::Node*> copies(copy->nodes().begin(), copy->nodes().end());
+  // Block parameters (a loop body's counter and carried values): seen at each iteration's start.
+  for (size_t i = 0; i < orig->inputs().size(); ++i)
+    observe_at(orig->inputs()[i], copy->inputs()[i], copy->param_node()->next());
+  size_t k = 0;
+  for (auto* o : orig->nodes()) {
+    auto* c = copies.at(k++);
+    for (size_t b = 0; b < o->blocks().size(); ++b) instrument(o->blocks()[b], c->blocks()[b]);
+    // Constants need no run; an Uninitialized placeholder holds nothing to observe.
+    if (o->kind() == c10::prim::Constant || o->kind() == c10::prim::Uninitialized) continue;
+    for (size_t j = 0; j < o->outputs().size(); ++j) observe_at(o->outputs()[j], c->outputs()[j], c->next());
+  }
+}
+
+}  // namespace
+
+void link_meta_kernels();  // meta_kernels.cpp
+at::Tensor quantized_example(at::IntArrayRef shape, at::ScalarType type);  // quantized_params.cpp
+
+ExampleRun::ExampleRun(const ExportOptions& options, PreparedModel& model, std::vector<InputSpec> specs)
+    : options_(options), model_(model), specs_(std::move(specs)) {}
+
+std::vector<std::string> ExampleRun::input_names() const {
+  return options_.input_names.empty() ? model_.argument_names : options_.input_names;
+}
+
+std::vector<std::string> ExampleRun::output_names() const {
+  if (!options_.output_names.empty()) return options_.output_names;
+  std::vector<std::string> out;
+  for (size_t k = 0; k < model_.graph->outputs().size(); ++k) out.push_back("output_" + std::to_string(k));
+  return out;
+}
+
+TypeTable ExampleRun::run_once(const std::vector<std::vector<int64_t>>& shapes) {
+  link_meta_kernels();
+  // First on the meta device: shapes and dtypes without arithmetic (a ViT's forward pass takes
+  // seconds on this machine's BLAS). An op without a meta kernel, or one whose result depends on
+  // tensor data (a branch on a value, a loop's trip count) sends us back to a real run on the CPU.
+  try {
+    return run_on(shapes, true);
+  } catch (const std::exception& e) {
+    if (std::getenv("T2O_DEBUG")) std::cerr << "meta example run failed: " << error_reason(e.what()) << std::endl;
+  }
+  return run_on(shapes, false);
+}
+
+TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bool meta) {
+  torch::jit::Stack stack;
+  at::manual_seed(0);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    auto st = *dtype_from_name(specs_[i].dtype);
+    auto opts = at::TensorOptions().dtype(st);
+    // Given example values (--example-inputs, torch2onnx.save) feed the run at their own shapes.
+    const at::Tensor* given = i < model_.example_values.size() && model_.example_values[i].sizes().vec() == shapes[i]
+                                  ? &model_.example_values[i]
+                                  : nullptr;
+    // Integers are ones (integer_fill_) unless --input-range says otherwise: valid as indices into any non-empty
+    // dim, and safe as divisors.
+    bool integer = at::isIntegralType(st, /*includeBool=*/false) && !at::isQIntType(st);
+    at::Tensor t = meta                                 ? at::empty(shapes[i], opts.device(at::kMeta))
+                   : given                              ? *given
+                   : at::isFloatingType(st)             ? at::randn(shapes[i], opts)
+                   : at::isQIntType(st)                 ? quantized_example(shapes[i], st)
+                   : st == at::kBool                    ? at::zeros(shapes[i], opts)
+                   : integer && options_.input_range    ? at::randint(options_.input_range->first,
+                                                                      options_.input_range->second + 1, shapes[i], opts)
+                                                        : at::full(shapes[i], integer_fill_, opts);
+    stack.emplace_back(t);
+  }
+  auto g = model_.graph->copy();
+  if (meta) constants_to_meta(g->block());
+  instrument(model_.graph->block(), g->block());
+  TypeTable types;
+  observed = &types;
+  try {
+    torch::jit::Code code(g, "forward");
+    torch::jit::InterpreterState state(code);
+    state.run(stack);
+  } catch (...) {
+    observed = nullptr;
+    throw;
+  }
+  observed = nullptr;
+  for (size_t i = 0; i < model_.graph->inputs().size(); ++i) {
+    TensorInfo info;
+    auto st = *dtype_from_name(specs_[i].dtype);
+    info.dtype = *onnx_value_dtype(st);
+    info.quantized = onnx_quantized_integer_dtype(st).value_or(0);
+    info.dims = shapes[i];
+    info.known_rank = true;
+    types.set(model_.graph->inputs()[i], info);
+  }
+  return types;
+}
+
+namespace {
+
+// The second-run shapes to try after `varied` (every dynamic axis one larger) fails: the same rule
+// applied to every dynamic axis, so axes of equal size stay equal. Twice the size keeps divisibility
+// (pixel_shuffle, chunks); adding the size's power-of-two factor keeps divisibility by it with a
+// smaller step; one smaller and half cover models with an upper bound. A result of 1 is skipped:
+// a size of 1 broadcasts and would hide the axis.
+std::vector<std::vector<std::vector<int64_t>>> other_dynamic_sizes(const std::vector<std::vector<int64_t>>& shapes,
+                                                                   const std::vector<std::vector<int64_t>>& varied) {
+  std::vector<std::function<int64_t(int64_t)>> rules = {
+      [](int64_t s) { return 2 * s; },
+      [](int64_t s) { return s + (s & -s); },
+      [](int64_t s) { return s - 1; },
+      [](int64_t s) { return s % 2 == 0 ? s / 2 : s; },
+  };
+  std::vector<std::vector<std::vector<int64_t>>> out;
+  for (const auto& rule : rules) {
+    auto sizes = shapes;
+    bool usable = true, changed = false;
+    for (size_t i = 0; i < shapes.size() && usable; ++i)
+      for (size_t d = 0; d < shapes[i].size(); ++d) {
+        if (varied[i][d] == shapes[i][d]) continue;  // not a dynamic axis
+        int64_t s = rule(shapes[i][d]);
+        if (s <= 1 || s == shapes[i][d]) {
+          usable = false;
+          break;
+        }
+        sizes[i][d] = s;
+        changed = true;
+      }
+    if (usable && changed && sizes != varied && std::find(out.begin(), out.end(), sizes) == out.end())
+      out.push_back(std::move(sizes));
+  }
+  return out;
+}
+
+}  // namespace
+
+DynamicAxesPlan ExampleRun::record(TypeTable& types) {
+  const auto& names = model_.argument_names;
+  auto list_args = [&]() {
+    std::string s;
+    for (size_t i = 0; i < names.size(); ++i)
+      s += (i ? ", " : "") + names[i] + ": " + model_.argument_types[i]->annotation_str();
+    return s;
+  };
+  if (specs_.size() != names.size()) {
+    if (specs_.empty())
+      throw ExportError("forward() takes " + std::to_string(names.size()) + " argument(s) (" + list_args() +
+                        "); give each with --input TYPE[DIMS], e.g. --input float32[1,3,224,224]");
+    throw ExportError("forward() takes " + std::to_string(names.size()) + " argument(s) (" + list_args() + ") but " +
+                      std::to_string(specs_.size()) + " --input given" +
+                      (model_.missing_defaults.empty() ? "" : " (without a default: " + model_.missing_defaults + ")"));
+  }
+  for (size_t i = 0; i < specs_.size(); ++i)
+    if (!is_tensor_type(model_.argument_types[i]))
+      throw ExportError("forward() argument '" + names[i] + "' is " + model_.argument_types[i]->annotation_str() +
+                        "; only Tensor arguments can be graph inputs");
+
+  // Dynamic axes: resolve names, check axes against ranks.
+  DynamicAxesPlan plan;
+  const auto in_names = input_names();
+  const auto out_names = output_names();
+  std::vector<std::vector<int64_t>> shapes, varied;
+  for (const auto& s : specs_) shapes.push_back(s.dims);
+  varied = shapes;
+  plan.input_symbols.assign(specs_.size(), {});
+  plan.output_symbols.assign(out_names.size(), {});
+  for (const auto& spec : options_.dynamic_axes) {
+    auto in = std::find(in_names.begin(), in_names.end(), spec.name);
+    auto out = std::find(out_names.begin(), out_names.end(), spec.name);
+    if (in == in_names.end() && out == out_names.end()) {
+      std::string valid;
+      for (const auto& n : in_names) valid += (valid.empty() ? "" : ", ") + n;
+      for (const auto& n : out_names) valid += (valid.empty() ? "" : ", ") + n;
+      throw ExportError("--dynamic-axes names '" + spec.name + "', which is no input or output; valid names: " + valid);
+    }
+    if (in != in_names.end()) {
+      size_t i = (size_t)(in - in_names.begin());
+      for (const auto& [axis, symbol] : spec.axes) {
+        if (axis >= (int64_t)shapes[i].size())
+          throw ExportError("--dynamic-axes " + spec.name + ": axis " + std::to_string(axis) + " is out of range for " +
+                            specs_[i].text);
+        plan.input_symbols[i][axis] = symbol.empty() ? spec.name + "_dim" + std::to_string(axis) : symbol;
+        // A different size for the second run; equal sizes stay equal, so inputs that share an axis agree.
+        varied[i][(size_t)axis] = shapes[i][(size_t)axis] + 1;
+      }
+    } else {
+      size_t k = (size_t)(out - out_names.begin());
+      for (const auto& [axis, symbol] : spec.axes) plan.output_symbols[k][axis] = symbol;
+    }
+  }
+
+  std::vector<InputSpec> dynamic_inputs;  // --dynamic-input, flattened as --input is
+  for (const auto& d : options_.dynamic_inputs)
+    for (auto& leaf : flatten_input_spec(d)) dynamic_inputs.push_back(std::move(leaf));
+  if (dynamic_inputs.empty()) other_sizes_ = other_dynamic_sizes(shapes, varied);
+  varied = dynamic_run_shapes(dynamic_inputs, specs_, shapes, varied);  // --dynamic-input
+  // What the export context decides (no autograd, arguments at their defaults) is folded before the
+  // run, so the values of the branches it selects are recorded too.
+  fold_static_shapes(model_.graph, TypeTable());
+  run_all(types, shapes, varied, plan);
+  // Folding on the recorded dtypes and shapes can inline more branches: their values need a run too.
+  for (int rerun = 0; rerun < 4; ++rerun) {
+    if (!fold_static_shapes(model_.graph, types)) break;
+    run_all(types, shapes, varied, plan);
+  }
+  if (std::getenv("T2O_DEBUG_TYPES")) {
+    std::function<void(torch::jit::Block*, int)> dump = [&](torch::jit::Block* b, int depth) {
+      for (auto* n : b->nodes()) {
+        for (auto* o : n->outputs()) {
+          const TensorInfo* info = types.find(o);
+          std::cerr << std::string(depth * 2, ' ') << "%" << o->debugName() << " (" << n->kind().toQualString() << "): ";
+          if (info) {
+            std::cerr << "dtype " << info->dtype << " dims [";
+            for (auto d : info->dims) std::cerr << d << ",";
+            std::cerr << "]" << (info->known_rank ? "" : " rank?");
+          }
+          std::cerr << "\n";
+        }
+        for (auto* inner : n->blocks()) dump(inner, depth + 1);
+      }
+    };
+    dump(model_.graph->block(), 0);
+  }
+  return plan;
+}
+
+void ExampleRun::run_all(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
+                         std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
+  const auto in_names = input_names();
+  std::string specs_text;
+  for (const auto& s : specs_) specs_text += (specs_text.empty() ? "" : " ") + s.text;
+  try {
+    types = run_once(shapes);
+  } catch (const ExportError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ExportError("running the model on example inputs (--input " + specs_text + ") failed: " +
+                      error_reason(e.what()), e.what());
+  }
+  if (varied != shapes) merge_second_run(types, shapes, varied, plan);
+  bool value_dims_known = merge_value_run(types, shapes);
+  // Before anything folds a size: values the runs did not reach get types, and sizes that depend
+  // on the branch taken or the number of iterations are marked as varying.
+  propagate_unobserved(model_.graph->block(), types);
+  mark_data_dependent_sizes(model_.graph->block(), types, !value_dims_known);
+}
+
+void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
+                                  std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
+  const auto in_names = input_names();
+  auto show = [&](const std::vector<std::vector<int64_t>>& sizes) {
+    std::string shown;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (sizes[i] == shapes[i]) continue;
+      shown += (shown.empty() ? "" : ", ") + in_names[i] + "[";
+      for (size_t d = 0; d < sizes[i].size(); ++d) shown += (d ? "," : "") + std::to_string(sizes[i][d]);
+      shown += "]";
+    }
+    return shown;
+  };
+
+  // Second run with the dynamic axes at other sizes: dims that change are dynamic (-1). Models with
+  // size constraints fail at some sizes: try the others before giving up.
+  TypeTable other;
+  std::vector<std::vector<std::vector<int64_t>>> tries{varied};
+  for (const auto& alt : other_sizes_)
+    if (std::find(tries.begin(), tries.end(), alt) == tries.end()) tries.push_back(alt);
+  std::string tried, first_error, first_details;
+  bool ran = false;
+  for (const auto& sizes : tries) {
+    try {
+      other = run_once(sizes);
+      varied = sizes;
+      ran = true;
+      break;
+    } catch (const std::exception& e) {
+      if (first_error.empty()) {
+        first_error = error_reason(e.what());
+        first_details = e.what();
+      }
+      tried += (tried.empty() ? "" : "; ") + show(sizes);
+    }
+  }
+  if (!ran)
+    throw ExportError("with the dynamic axes at other sizes the model fails at every size tried (" + tried +
+                      "), so it fixes those sizes (e.g. a traced constant shape, or inputs whose sizes must agree: "
+                      "declare every axis that shares the size dynamic, or give --dynamic-input): " +
+                      first_error, first_details);
+  for (auto& [id, info] : types.entries()) {
+    auto it = other.entries().find(id);
+    if (it == other.entries().end() || !it->second.known_rank || it->second.dims.size() != info.dims.size()) continue;
+    info.alt_dims = it->second.dims;
+    info.run_dims = info.dims;
+    for (size_t d = 0; d < info.dims.size(); ++d)
+      if (info.alt_dims[d] != info.dims[d]) info.dims[d] = -1;
+  }
+  plan.second_run_shapes = varied;
+  // The symbol of each dynamic input dim, keyed by its (first, second) sizes, to name output dims.
+  for (size_t i = 0; i < specs_.size(); ++i)
+    for (const auto& [axis, symbol] : plan.input_symbols[i])
+      plan.symbol_of_sizes.emplace(std::make_pair(shapes[i][(size_t)axis], varied[i][(size_t)axis]), symbol);
+}
+
+// Sizes that follow the values of integer inputs (pad_packed_sequence: as many steps as the longest
+// length) are found like dynamic axes: one more run with the integer inputs at 2 instead of 1, and
+// the dims that change are dynamic. Only for graphs holding such ops; if that run fails (e.g. a
+// length of 2 is longer than the input), mark_data_dependent_sizes marks them more coarsely.
+// Returns whether the dims of such ops are known (no such op, or the run succeeded).
+bool ExampleRun::merge_value_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes) {
+  bool needed = false;
+  std::function<void(torch::jit::Block*)> scan = [&](torch::jit::Block* b) {
+    for (auto* n : b->nodes()) {
+      needed |= has_data_dependent_size(n);
+      for (auto* inner : n->blocks()) scan(inner);
+    }
+  };
+  scan(model_.graph->block());
+  if (!needed) return true;
+  // Given example values or an --input-range decide the integers, so another fill would change
+  // nothing: mark_data_dependent_sizes marks such sizes coarsely instead.
+  if (!model_.example_values.empty() || options_.input_range) return false;
+  TypeTable other;
+  integer_fill_ = 2;
+  try {
+    other = run_once(shapes);
+  } catch (const std::exception&) {
+    integer_fill_ = 1;
+    return false;
+  }
+  integer_fill_ = 1;
+  for (auto& [id, info] : types.entries()) {
+    auto it = other.entries().find(id);
+    if (it == other.entries().end() || !it->second.known_rank || it->second.dims.size() != info.dims.size()) continue;
+    for (size_t d = 0; d < info.dims.size(); ++d)
+      if (it->second.dims[d] != info.dims[d]) info.dims[d] = -1;
+  }
+  return true;
+}
+
+namespace {
+
+// Values made up while typing unreached nodes: meta tensors, lists of them, numbers.
+using Fakes = std::unordered_map<const torch::jit::Value*, c10::IValue>;
+
+std::optional<c10::IValue> value_of(const torch::jit::Value* v, const TypeTable& types, const Fakes& fakes,
+                                    bool& dynamic, bool meta) {
+  auto fake = fakes.find(v);
+  if (fake != fakes.end()) return fake->second;
+  if (auto iv = torch::jit::toIValue(v)) return *iv;
+  // A run-time number (an int/float/bool argument given as a 0-d input, a size): any value types
+  // the node, whose sizes may then depend on it, so none of them is known to be fixed.
+  switch (v->type()->kind()) {
+    case c10::TypeKind::IntType: dynamic = true; return c10::IValue((int64_t)1);
+    case c10::TypeKind::FloatType: dynamic = true; return c10::IValue(1.0);
+    case c10::TypeKind::BoolType: dynamic = true; return c10::IValue(false);
+    case c10::TypeKind::TensorType: break;
+    default: return std::nullopt;  // a run-time list
+  }
+  const TensorInfo* info = types.find(v);
+  if (!info || !info->known_rank || !info->dtype || info->list_elements) return std::nullopt;
+  std::vector<int64_t> dims = info->dims;
+  for (auto& d : dims)
+    if (d < 0) { d = 2; dynamic = true; }
+  auto st = torch_dtype(info->dtype);
+  if (!st) return std::nullopt;
+  // Ops without a meta kernel run on the CPU, on zeros (valid as indices, harmless as values).
+  if (!meta) return c10::IValue(at::zeros(dims, at::TensorOptions().dtype(*st)));
+  return c10::IValue(at::empty(dims, at::TensorOptions().dtype(*st).device(at::kMeta)));
+}
+
+// Runs one node alone on meta tensors shaped as its inputs were recorded; records its outputs.
+void run_alone(torch::jit::Node* node, TypeTable& types, Fakes& fakes, bool meta = true) {
+  torch::jit::Stack stack;
+  bool dynamic = false;
+  for (auto* in : node->inputs()) {
+    auto iv = value_of(in, types, fakes, dynamic, meta);
+    if (!iv) return;
+    // A fake made on the meta device cannot feed a CPU run.
+    if (!meta && iv->isTensor() && iv->toTensor().is_meta()) return;
+    stack.push_back(std::move(*iv));
+  }
+  if (node->kind() == c10::prim::ListConstruct) {
+    auto list_type = node->output()->type()->cast<c10::ListType>();
+    if (!list_type) return;
+    c10::impl::GenericList list(list_type->getElementType());
+    for (auto& iv : stack) list.push_back(iv);
+    stack.assign(1, c10::IValue(list));
+  } else {
+    auto op = node->maybeOperator();
+    if (!op) return;
+    try {
+      op->getOperation(node)(stack);
+    } catch (const std::exception& e) {
+      if (meta) return run_alone(node, types, fakes, false);
+      if (std::getenv("T2O_DEBUG"))
+        std::cerr << "typing " << node->kind().toQualString() << " alone failed: " << error_reason(e.what()) << std::endl;
+      return;
+    }
+  }
+  if (stack.size() != node->outputs().size()) return;
+  for (size_t k = 0; k < stack.size(); ++k) {
+    fakes[node->output(k)] = stack[k];
+    if (!stack[k].isTensor() || types.has(node->output(k))) continue;
+    const auto& t = stack[k].toTensor();
+    TensorInfo info;
+    info.dtype = onnx_dtype(t.scalar_type()).value_or(0);
+    info.dims = t.sizes().vec();
+    // A size computed from a dynamic dim is not known to be fixed.
+    if (dynamic) std::fill(info.dims.begin(), info.dims.end(), -1);
+    info.known_rank = true;
+    types.set(node->output(k), info);
+  }
+}
+
+void adopt(TypeTable& types, torch::jit::Value* to, torch::jit::Value* from) {
+  if (types.has(to)) return;
+  if (const TensorInfo* info = types.find(from)) types.set(to, *info);
+}
+
+void propagate(torch::jit::Block* block, TypeTable& types, Fakes& fakes) {
+  for (auto* node : block->nodes()) {
+    if (node->kind() == c10::prim::Constant) continue;
+    if (node->kind() == c10::prim::Loop) {
+      auto* body = node->blocks()[0];
+      // Carried value k: loop input k+2, body parameter k+1, body output k+1, loop output k.
+      for (size_t k = 0; k < node->outputs().size(); ++k) adopt(types, body->inputs()[k + 1], node->input(k + 2));
+      propagate(body, types, fakes);
+      for (size_t k = 0; k < node->outputs().size(); ++k) adopt(types, node->output(k), body->outputs()[k + 1]);
+      continue;
+    }
+    if (node->kind() == c10::prim::If) {
+      for (auto* b : node->blocks()) propagate(b, types, fakes);
+      for (size_t k = 0; k < node->outputs().size(); ++k)
+        for (auto* b : node->blocks()) adopt(types, node->output(k), b->outputs()[k]);
+      continue;
+    }
+    bool missing = false;
+    for (auto* out : node->outputs()) {
+      auto kind = out->type()->kind();
+      missing |= (kind == c10::TypeKind::TensorType && !types.has(out)) || kind == c10::TypeKind::ListType;
+    }
+    if (missing) run_alone(node, types, fakes);
+  }
+}
+
+}  // namespace
+
+void propagate_unobserved(torch::jit::Block* block, TypeTable& types) {
+  Fakes fakes;
+  propagate(block, types, fakes);
+}
+
+namespace {
+
+// The dims of `into` that `other` disagrees with become -1; returns whether any changed.
+bool merge_dims(TensorInfo& into, const TensorInfo* other) {
+  if (!other || !into.known_rank || !other->known_rank || other->list_elements != into.list_elements) return false;
+  if (other->dims.size() != into.dims.size()) {
+    into.known_rank = false;
+    into.dims.clear();
+    return true;
+  }
+  bool changed = false;
+  for (size_t d = 0; d < into.dims.size(); ++d)
+    if (into.dims[d] >= 0 && into.dims[d] != other->dims[d]) {
+      into.dims[d] = -1;
+      changed = true;
+    }
+  return changed;
+}
+
+// Values computed from the data (tensor contents of the inputs), as opposed to constants and sizes:
+// what a run-time number read from a tensor (aten::Int of a box's height) depends on. Sizes, ranks
+// and dtypes of data are not data: the dynamic-axes runs tell how those vary.
+class DataFlow {
+ public:
+  explicit DataFlow(torch::jit::Block* top) {
+    for (auto* in : top->inputs())
+      if (in->type()->kind() != c10::TypeKind::ClassType) data_.insert(in);
+    visit(top);
+  }
+  bool is_data(const torch::jit::Value* v) const { return data_.count(v) > 0; }
+
+  // Whether a node's result sizes may follow a run-time number read from the data: an argument
+  // declared int or int[] (or Scalar, for the range ops) that is data. Indices (select's) and dims
+  // never size.
+  bool sized_by_data(const torch::jit::Node* node) const {
+    static const std::unordered_set<std::string> ranges = {"aten::arange", "aten::range", "aten::linspace",
+                                                           "aten::logspace"};
+    const auto* schema = node->maybeSchema();
+    const bool range = ranges.count(node->kind().toQualString()) > 0;
+    if (!schema) return false;  // prim:: ops (list construction, int arithmetic) pass data on, size nothing
+    bool makes_tensor = false;  // int arithmetic (aten::add.int) passes data on too
+    for (const auto* out : node->outputs()) makes_tensor |= is_tensor_type(out->type()) || is_tensor_list(out->type());
+    if (!makes_tensor) return false;
+    for (size_t i = 0; i < node->inputs().size() && i < schema->arguments().size(); ++i) {
+      if (!is_data(node->input(i))) continue;
+      const auto& arg = schema->arguments()[i];
+      if (arg.name() == "index" || arg.name() == "dim" || arg.name() == "dims") continue;
+      // The declared type: a Scalar (add's other, full's fill value) sizes nothing but a range.
+      c10::TypePtr type = arg.type();
+      if (auto opt = type->cast<c10::OptionalType>()) type = opt->getElementType();
+      if (auto list = type->cast<c10::ListType>()) type = list->getElementType();
+      if (type->kind() == c10::TypeKind::IntType || type->kind() == c10::TypeKind::SymIntType) return true;
+      if (range && type->kind() == c10::TypeKind::NumberType) return true;
+    }
+    return false;
+  }
+
+ private:
+  static bool reads_only_metadata(const torch::jit::Node* node) {
+    static const std::unordered_set<std::string> kinds = {
+        "aten::size", "aten::sizes", "aten::dim", "aten::numel", "aten::_shape_as_tensor", "prim::shape",
+        "aten::len", "prim::dtype", "prim::device", "prim::layout", "aten::is_floating_point",
+        "aten::__is__", "aten::__isnot__", "prim::is_cuda", "aten::is_complex"};
+    return kinds.count(node->kind().toQualString()) > 0;
+  }
+  // Marks v as data; returns whether it was not before.
+  bool mark(const torch::jit::Value* v) { return data_.insert(v).second; }
+
+  void visit(torch::jit::Block* block) {
+    for (auto* node : block->nodes()) {
+      if (node->kind() == c10::prim::Loop) {
+        auto* body = node->blocks()[0];
+        if (is_data(node->input(0))) mark(body->inputs()[0]);
+        for (size_t k = 0; k + 2 < node->inputs().size(); ++k)
+          if (is_data(node->input(k + 2))) mark(body->inputs()[k + 1]);
+        // Carried values become data when an iteration makes them so: repeat until nothing changes.
+        for (bool changed = true; changed;) {
+          visit(body);
+          changed = false;
+          for (size_t k = 0; k + 1 < body->outputs().size(); ++k)
+            if (is_data(body->outputs()[k + 1])) changed |= mark(body->inputs()[k + 1]);
+        }
+        for (size_t k = 0; k < node->outputs().size(); ++k)
+          if (is_data(node->input(k + 2)) || is_data(body->outputs()[k + 1])) mark(node->output(k));
+        continue;
+      }
+      for (auto* b : node->blocks()) visit(b);
+      if (reads_only_metadata(node)) continue;
+      bool data = false;
+      for (auto* in : node->inputs()) data |= is_data(in);
+      for (auto* b : node->blocks())
+        for (auto* out : b->outputs()) data |= is_data(out);
+      if (data)
+        for (auto* out : node->outputs()) mark(out);
+    }
+  }
+
+  std::unordered_set<const torch::jit::Value*> data_;
+};
+
+void mark_sizes(torch::jit::Block* block, TypeTable& types, std::unordered_set<const torch::jit::Value*>& varying,
+                bool value_ops, const DataFlow& flow) {
+  auto settle = [&](torch::jit::Value* out, std::initializer_list<const torch::jit::Value*> sources) {
+    TensorInfo* info = types.find(out);
+    bool changed = false, inherited = false;
+    for (const auto* src : sources) {
+      inherited |= varying.count(src) > 0;
+      if (info) changed |= merge_dims(*info, types.find(src));
+    }
+    if (changed || inherited) varying.insert(out);
+  };
+  for (auto* node : block->nodes()) {
+    if (node->kind() == c10::prim::If) {
+      for (auto* b : node->blocks()) mark_sizes(b, types, varying, value_ops, flow);
+      for (size_t k = 0; k < node->outputs().size(); ++k)
+        settle(node->output(k), {node->blocks()[0]->outputs()[k], node->blocks()[1]->outputs()[k]});
+      continue;
+    }
+    if (node->kind() == c10::prim::Loop) {
+      auto* body = node->blocks()[0];
+      for (size_t k = 0; k < node->outputs().size(); ++k)
+        settle(body->inputs()[k + 1], {node->input(k + 2), body->outputs()[k + 1]});
+      mark_sizes(body, types, varying, value_ops, flow);
+      for (size_t k = 0; k < node->outputs().size(); ++k)
+        settle(node->output(k), {node->input(k + 2), body->inputs()[k + 1], body->outputs()[k + 1]});
+      continue;
+    }
+    // An op whose sizes follow its input values, when merge_value_run could not tell which dims.
+    // So is one whose sizes follow a number read from the data (interpolate to int(box height)):
+    // the example runs may have met the same number every time.
+    bool from_varying = (value_ops && has_data_dependent_size(node)) || flow.sized_by_data(node);
+    for (auto* in : node->inputs()) from_varying |= varying.count(in) > 0;
+    for (auto* b : node->blocks()) mark_sizes(b, types, varying, value_ops, flow);
+    if (!from_varying) continue;
+    // Computed from a value whose size depends on the data: its own sizes may too.
+    for (auto* out : node->outputs()) {
+      varying.insert(out);
+      if (TensorInfo* info = types.find(out))
+        if (info->known_rank) std::fill(info->dims.begin(), info->dims.end(), -1);
+    }
+  }
+}
+
+// Ops whose result length (dim 0) depends on their inputs' values: nonzero and its kin, and indexing
+// by a boolean mask (score[score > thresh]).
+bool data_dependent_length(const torch::jit::Node* node, const TypeTable& types) {
+  static const std::unordered_set<std::string> kinds = {
+      "aten::nonzero", "aten::nonzero_numpy", "aten::masked_select", "aten::unique", "aten::_unique",
+      "aten::_unique2", "aten::unique_dim", "aten::unique_consecutive", "torchvision::nms"};
+  const std::string kind = node->kind().toQualString();
+  if (kinds.count(kind) > 0 || (kind == "aten::where" && node->inputs().size() == 1)) return true;
+  if (node->kind() != c10::aten::index || node->inputs().size() != 2) return false;
+  const auto* list = node->input(1)->node();
+  if (list->kind() != c10::prim::ListConstruct) return false;
+  for (const auto* index : list->inputs()) {
+    const TensorInfo* info = types.find(index);
+    if (info && (info->dtype == onnx_value_dtype(at::kBool) || info->dtype == onnx_value_dtype(at::kByte)))
+      return true;
+  }
+  return false;
+}
+
+// A slice or narrow along dim 0 of a value whose dim 0 is a data-dependent length (keep[:100] after
+// nms), or its topk (topk(min(400, n)) of the scores kept): its length is min(bound, that length),
+// so the same in both runs whenever both kept enough.
+bool truncates_length(const torch::jit::Node* node, const TypeTable& types) {
+  static const auto narrow = c10::Symbol::fromQualString("aten::narrow");
+  static const auto topk = c10::Symbol::fromQualString("aten::topk");
+  const bool topk_node = node->kind() == topk;
+  if (node->kind() != c10::aten::slice && node->kind() != narrow && !topk_node) return false;
+  if (node->inputs().size() < (topk_node ? 3u : 2u)) return false;
+  const TensorInfo* in = types.find(node->input(0));
+  if (!in || !in->known_rank || in->dims.empty() || in->dims[0] >= 0) return false;
+  auto dim = torch::jit::toIValue(node->input(topk_node ? 2 : 1));
+  return dim && dim->isInt() && (dim->toInt() == 0 || dim->toInt() == -(int64_t)in->dims.size());
+}
+
+// The lengths of data-dependent results (nonzero, where(cond), nms, unique …) are dynamic even when
+// both example runs happened to agree on them (a feature level that receives no box, or as many, in
+// either run), and so is dim 0 of every value computed from them whose dim 0 equals one of those
+// lengths (boxes[keep], rois of a level, their RoIAlign features …). Dims elsewhere are kept: the
+// lengths travel along dim 0 in the models that have them, and marking every dim would lose the
+// static sizes that symbolics need (unbind's count, channel counts).
+void mark_counted(torch::jit::Block* block, TypeTable& types,
+                  std::unordered_map<const torch::jit::Value*, std::set<int64_t>>& counted) {
+  for (auto* node : block->nodes()) {
+    for (auto* b : node->blocks()) mark_counted(b, types, counted);
+    std::set<int64_t> lengths;
+    bool from_counted = false;  // also when the runs already disagreed on the length (none carried)
+    for (auto* in : node->inputs()) {
+      auto it = counted.find(in);
+      if (it == counted.end()) continue;
+      from_counted = true;
+      lengths.insert(it->second.begin(), it->second.end());
+    }
+    const bool source = data_dependent_length(node, types) || (from_counted && truncates_length(node, types));
+    if (!source && !from_counted) continue;
+    // Non-tensor results (lists of indices, sizes read from a counted tensor) carry the lengths on.
+    for (auto* out : node->outputs()) {
+      std::set<int64_t> carried = lengths;
+      TensorInfo* info = types.find(out);
+      if (info && info->known_rank && !info->dims.empty()) {
+        if (source && info->dims[0] >= 0) carried.insert(info->dims[0]);
+        if (source || carried.count(info->dims[0])) info->dims[0] = -1;
+      }
+      counted[out] = std::move(carried);
+    }
+  }
+}
+
+}  // namespace
+
+void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types, bool value_ops) {
+  std::unordered_set<const torch::jit::Value*> varying;
+  const DataFlow flow(block);
+  mark_sizes(block, types, varying, value_ops, flow);
+  std::unordered_map<const torch::jit::Value*, std::set<int64_t>> counted;
+  mark_counted(block, types, counted);
+}
+
+}  // namespace t2o::core

@@ -1,0 +1,71 @@
+// Stage 1 of a conversion: the example runs. The prepared graph runs on inputs made from the
+// --input specs (on the meta device when every op has a meta kernel, else on the CPU), with an
+// observer after every tensor value, top level and inside blocks; with dynamic axes a second run at
+// other sizes marks the dims that vary. Folding on what the runs saw can remove control flow, which
+// exposes new values: the fold <-> run fixpoint lives here and nowhere else.
+#ifndef TORCH2ONNX_CORE_EXAMPLE_RUN_HPP
+#define TORCH2ONNX_CORE_EXAMPLE_RUN_HPP
+
+#include "load/model_loader.hpp"
+#include "common/type_table.hpp"
+#include "torch2onnx/core/exporter.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace t2o::core {
+
+// Where the dynamic axes are, as the assembly names them in the model's inputs and outputs.
+struct DynamicAxesPlan {
+  std::vector<std::map<int64_t, std::string>> input_symbols;   // per input: dynamic axis -> dim name
+  std::vector<std::map<int64_t, std::string>> output_symbols;  // per output: axis -> name ("" = automatic)
+  std::map<std::pair<int64_t, int64_t>, std::string> symbol_of_sizes;  // (size run 1, run 2) -> dim name
+  std::vector<std::vector<int64_t>> second_run_shapes;  // the input shapes the second run used (verify reruns them)
+};
+
+class ExampleRun {
+ public:
+  // specs: the --input of each graph input (prepared.input_specs, flattened).
+  ExampleRun(const ExportOptions& options, PreparedModel& model, std::vector<InputSpec> specs);
+
+  // Runs, folds what every run of the exported graph shares, runs again while the fold removed
+  // control flow; fills `types` and returns the dynamic axes' plan. Throws ExportError.
+  DynamicAxesPlan record(TypeTable& types);
+
+  std::vector<std::string> input_names() const;   // --input-names, else forward()'s argument names
+  std::vector<std::string> output_names() const;  // --output-names, else output_0, output_1, ...
+
+ private:
+  // `varied`: the second run's shapes; replaced by the first of `other_sizes_` the model runs at when
+  // it fails at these.
+  void run_all(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
+               std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
+  void merge_second_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
+                        std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
+  bool merge_value_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes);
+  TypeTable run_once(const std::vector<std::vector<int64_t>>& shapes);
+  TypeTable run_on(const std::vector<std::vector<int64_t>>& shapes, bool meta);
+
+  const ExportOptions& options_;
+  PreparedModel& model_;
+  std::vector<InputSpec> specs_;
+  int64_t integer_fill_ = 1;  // the value of integer example inputs (merge_value_run uses 2)
+  // More shapes to try for the second run when the model fails at the first choice (sizes that must
+  // stay divisible, sum to something, ...): every dynamic axis x2, +its power-of-two factor, -1, /2.
+  std::vector<std::vector<std::vector<int64_t>>> other_sizes_;
+};
+
+// Values the runs never reached (a branch not taken, a loop that ran no iteration) get types by
+// running each such node alone on meta tensors of its inputs' recorded types.
+void propagate_unobserved(torch::jit::Block* block, TypeTable& types);
+
+// Sizes that depend on the data: an if's results whose branches give other sizes, a loop's carried
+// values whose sizes change between iterations, and everything computed from them, get -1 dims.
+// value_ops: also everything computed from an op whose sizes follow tensor values
+// (has_data_dependent_size) when no run told which of its dims vary.
+void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types, bool value_ops = false);
+
+}  // namespace t2o::core
+
+#endif
