@@ -73,10 +73,13 @@ fi
 log "cmake: configure $BUILD_DIR"
 # ccache keeps rebuilds of a fresh clone (CI) short on a machine that built before; the paths under
 # the clone are made relative so that clones in other directories share the cache.
+# Its settings go into the launcher, so that every later build of this tree (scripts/test.sh, a
+# developer's make) uses them: the clone's root as base directory, and the sloppiness precompiled
+# headers need (core, tools and tests precompile libtorch's headers).
 LAUNCHER=()
 if command -v ccache >/dev/null 2>&1; then
-  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
-  LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  CCACHE="env;CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT};CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime;ccache"
+  LAUNCHER=("-DCMAKE_CXX_COMPILER_LAUNCHER=$CCACHE" "-DCMAKE_C_COMPILER_LAUNCHER=$CCACHE")
 fi
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "${LAUNCHER[@]}"
 log "cmake: build (-j$JOBS)"

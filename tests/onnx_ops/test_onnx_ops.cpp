@@ -72,6 +72,14 @@ std::vector<std::string> export_args(const fs::path& fx, const fs::path& out, in
   return args;
 }
 
+// The same words without the program and `export`, for export_batch (which adds -q).
+std::vector<std::string> batch_args(const fs::path& fx, const fs::path& out, int opset) {
+  std::vector<std::string> args = export_args(fx, out, opset);
+  args.erase(args.begin(), args.begin() + 2);
+  args.erase(std::find(args.begin(), args.end(), "-q"));
+  return args;
+}
+
 RunResult compare(const fs::path& model, const fs::path& fx) {
   return run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), model.string(), fx.string()});
 }
@@ -171,14 +179,20 @@ const onnx::AttributeProto* find_attr(const onnx::NodeProto& n, const std::strin
 TEST(OnnxOps, KernelsMatchOnnxRuntime) {
   ASSERT_FALSE(fixture_root().empty());
   const fs::path out_dir = fresh_out_dir();
-  int matched = 0;
+  std::vector<std::string> names;
+  std::vector<std::pair<fs::path, fs::path>> jobs;
   for (const auto& name : index_list("kernels")) {
     const fs::path fx = fixture_root() / "kernels" / name;
-    const fs::path model = out_dir / (name + "_node.onnx");
+    const fs::path model = out_dir / (std::string(name) + "_node.onnx");
     write_single_node_model(read_meta(fx), model);
-    const RunResult r = compare(model, fx);
-    if (r.exit_code != 0) {
-      ADD_FAILURE() << name << ": ONNX Runtime's kernel disagrees with libtorch2onnx_ops\n" << r.describe();
+    names.push_back(name);
+    jobs.push_back({model, fx});
+  }
+  const auto results = compare_batch(jobs, out_dir / "batch");
+  int matched = 0;
+  for (size_t k = 0; k < results.size(); ++k) {
+    if (results[k].exit_code != 0) {
+      ADD_FAILURE() << names[k] << ": ONNX Runtime's kernel disagrees with libtorch2onnx_ops\n" << results[k].text;
       continue;
     }
     ++matched;
@@ -191,27 +205,40 @@ TEST(OnnxOps, KernelsMatchOnnxRuntime) {
 TEST(OnnxOps, DecompositionsMatchKernels) {
   ASSERT_FALSE(fixture_root().empty());
   const fs::path out_dir = fresh_out_dir();
-  int matched = 0;
+  std::vector<std::string> labels;
+  std::vector<std::vector<std::string>> jobs;
+  std::vector<std::pair<fs::path, fs::path>> outs;  // model, fixture
   for (const auto& name_json : index_list("kernels")) {
     const std::string name = name_json;
     const fs::path fx = fixture_root() / "kernels" / name;
-    const auto opsets = read_meta(fx).at("opsets").get<std::vector<int>>();
-    for (int opset : opsets) {
+    for (int opset : read_meta(fx).at("opsets").get<std::vector<int>>()) {
       const fs::path out = out_dir / (name + "_" + std::to_string(opset) + ".onnx");
-      const RunResult e = run(export_args(fx, out, opset));
-      if (e.exit_code != 0) {
-        ADD_FAILURE() << name << " opset " << opset << ": export failed\n" << e.describe();
-        continue;
-      }
-      const auto counts = op_counts(read_model(out));
-      EXPECT_EQ(counts.count("RotaryEmbedding") + counts.count("Attention"), 0u) << name << ": not decomposed";
-      const RunResult r = compare(out, fx);
-      if (r.exit_code != 0) {
-        ADD_FAILURE() << name << " opset " << opset << ": decomposition disagrees with the kernel\n" << r.describe();
-        continue;
-      }
-      ++matched;
+      labels.push_back(name + " opset " + std::to_string(opset));
+      jobs.push_back(batch_args(fx, out, opset));
+      outs.push_back({out, fx});
     }
+  }
+  const auto exported = export_batch(jobs, out_dir / "batch");
+  std::vector<std::pair<fs::path, fs::path>> comparisons;
+  std::vector<size_t> which;
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    if (exported[k].exit_code != 0) {
+      ADD_FAILURE() << labels[k] << ": export failed\n" << exported[k].describe(jobs[k]);
+      continue;
+    }
+    const auto counts = op_counts(read_model(outs[k].first));
+    EXPECT_EQ(counts.count("RotaryEmbedding") + counts.count("Attention"), 0u) << labels[k] << ": not decomposed";
+    comparisons.push_back(outs[k]);
+    which.push_back(k);
+  }
+  const auto results = compare_batch(comparisons, out_dir / "batch");
+  int matched = 0;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i].exit_code != 0) {
+      ADD_FAILURE() << labels[which[i]] << ": decomposition disagrees with the kernel\n" << results[i].text;
+      continue;
+    }
+    ++matched;
   }
   std::cout << matched << " case x opset decompositions match the kernels\n";
 }
@@ -221,23 +248,37 @@ TEST(OnnxOps, DecompositionsMatchKernels) {
 TEST(OnnxOps, NativeNodesAtOpset23) {
   ASSERT_FALSE(fixture_root().empty());
   const fs::path out_dir = fresh_out_dir();
-  int matched = 0;
+  std::vector<std::string> names;
+  std::vector<std::vector<std::string>> jobs;
+  std::vector<std::pair<fs::path, fs::path>> outs;
   for (const auto& name : index_list("kernels")) {
     const fs::path fx = fixture_root() / "kernels" / name;
-    const fs::path out = out_dir / (name + "_23.onnx");
-    const RunResult e = run(export_args(fx, out, T2O_ONNX_OPS_NATIVE_OPSET));
-    if (e.exit_code != 0) {
-      ADD_FAILURE() << name << " opset 23: export failed\n" << e.describe();
+    const fs::path out = out_dir / (std::string(name) + "_23.onnx");
+    names.push_back(name);
+    jobs.push_back(batch_args(fx, out, T2O_ONNX_OPS_NATIVE_OPSET));
+    outs.push_back({out, fx});
+  }
+  const auto exported = export_batch(jobs, out_dir / "batch");
+  std::vector<std::pair<fs::path, fs::path>> comparisons;
+  std::vector<size_t> which;
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    if (exported[k].exit_code != 0) {
+      ADD_FAILURE() << names[k] << " opset 23: export failed\n" << exported[k].describe(jobs[k]);
       continue;
     }
-    const auto model = read_model(out);
-    const std::string op = read_meta(fx).at("node").at("op_type");
-    ASSERT_EQ(model.graph().node_size(), 1) << name;
-    EXPECT_EQ(model.graph().node(0).op_type(), op) << name;
+    const auto model = read_model(outs[k].first);
+    const std::string op = read_meta(outs[k].second).at("node").at("op_type");
+    EXPECT_EQ(model.graph().node_size(), 1) << names[k];
+    if (model.graph().node_size() == 1) EXPECT_EQ(model.graph().node(0).op_type(), op) << names[k];
     EXPECT_EQ(opset_of(model, ""), 23);
-    const RunResult r = compare(out, fx);
-    if (r.exit_code != 0) {
-      ADD_FAILURE() << name << " opset 23: ONNX Runtime disagrees with the kernel\n" << r.describe();
+    comparisons.push_back(outs[k]);
+    which.push_back(k);
+  }
+  const auto results = compare_batch(comparisons, out_dir / "batch");
+  int matched = 0;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i].exit_code != 0) {
+      ADD_FAILURE() << names[which[i]] << " opset 23: ONNX Runtime disagrees with the kernel\n" << results[i].text;
       continue;
     }
     ++matched;

@@ -10,12 +10,13 @@
 namespace t2o_e2e {
 namespace {
 
+// One model at each of its opsets: one test, one torch2onnx process and one node for them.
 struct ZooCase {
   std::string model;
-  int opset;
+  std::vector<int> opsets;
 };
 
-std::ostream& operator<<(std::ostream& os, const ZooCase& c) { return os << c.model << "@" << c.opset; }
+std::ostream& operator<<(std::ostream& os, const ZooCase& c) { return os << c.model; }
 
 class Zoo : public ::testing::TestWithParam<ZooCase> {};
 
@@ -28,22 +29,36 @@ TEST_P(Zoo, MatchesTorch) {
   const fs::path fix = root / c.model;
   const auto meta = read_meta(fix);
 
-  const fs::path out = fresh_out_dir() / (c.model + ".onnx");
-  std::vector<std::string> args = {cli().string(), "export",  (fix / "model.pt").string(), "-o",
-                                   out.string(),   "--opset", std::to_string(c.opset),     "-q"};
-  for (const auto& s : meta.at("cli_inputs")) {
-    args.push_back("--input");
-    args.push_back(s.get<std::string>());
+  const fs::path out_dir = fresh_out_dir();
+  std::vector<std::vector<std::string>> jobs;
+  std::vector<std::pair<fs::path, fs::path>> comparisons;
+  for (int opset : c.opsets) {
+    const fs::path out = out_dir / (c.model + "_" + std::to_string(opset) + ".onnx");
+    std::vector<std::string> args = {(fix / "model.pt").string(), "-o", out.string(), "--opset", std::to_string(opset)};
+    for (const auto& s : meta.at("cli_inputs")) {
+      args.push_back("--input");
+      args.push_back(s.get<std::string>());
+    }
+    jobs.push_back(args);
+    comparisons.push_back({out, fix});
   }
-  const RunResult exported = run(args);
-  ASSERT_EQ(exported.exit_code, 0) << exported.describe();
-
-  const RunResult cmp = run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(),
-                             fix.string()});
-  EXPECT_EQ(cmp.exit_code, 0) << cmp.describe();
+  const auto exported = export_batch(jobs, out_dir / "batch");
+  std::vector<std::pair<fs::path, fs::path>> ok;
+  std::vector<int> ok_opsets;
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    if (exported[k].exit_code != 0) {
+      ADD_FAILURE() << c.model << " opset " << c.opsets[k] << ": export failed\n" << exported[k].describe(jobs[k]);
+      continue;
+    }
+    ok.push_back(comparisons[k]);
+    ok_opsets.push_back(c.opsets[k]);
+  }
+  const auto results = compare_batch(ok, out_dir / "batch");
+  for (size_t i = 0; i < results.size(); ++i)
+    EXPECT_EQ(results[i].exit_code, 0) << c.model << " opset " << ok_opsets[i] << ":\n" << results[i].text;
   // The ONNX files are 10s-100s of MB each: don't keep them.
   std::error_code ec;
-  fs::remove_all(out.parent_path(), ec);
+  fs::remove_all(out_dir, ec);
 }
 
 // Same list as CI in make_zoo_fixtures.py.
@@ -66,15 +81,22 @@ const std::pair<const char*, int> kHighOpsets[] = {
     {"vit_b_32", 20}, {"convnext_tiny", 20}, {"efficientnet_b0", 20},
     {"mobilenet_v3_small", 23}, {"maxvit_t", 23}, {"deeplabv3_mobilenet_v3_large", 23},
     {"efficientnet_b0", 26}, {"vit_b_32", 26}};
-std::string case_name(const ::testing::TestParamInfo<ZooCase>& info) {
-  return info.param.model + "_opset" + std::to_string(info.param.opset);
-}
+std::string case_name(const ::testing::TestParamInfo<ZooCase>& info) { return info.param.model; }
 
+// Every model with its opsets, in kModels' order.
 std::vector<ZooCase> all_cases() {
   std::vector<ZooCase> v;
-  for (const char* m : kModels) v.push_back({m, 17});
-  for (const char* m : kOpset13) v.push_back({m, 13});
-  for (const auto& [m, opset] : kHighOpsets) v.push_back({m, opset});
+  for (const char* m : kModels) v.push_back({m, {17}});
+  auto add = [&](const std::string& m, int opset) {
+    for (auto& c : v)
+      if (c.model == m) {
+        c.opsets.push_back(opset);
+        return;
+      }
+    v.push_back({m, {opset}});
+  };
+  for (const char* m : kOpset13) add(m, 13);
+  for (const auto& [m, opset] : kHighOpsets) add(m, opset);
   return v;
 }
 
