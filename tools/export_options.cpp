@@ -75,6 +75,8 @@ bool parse_conversion_option(Args& args, ConversionArgs& conv) {
   } else if (args.option("--custom-opset", value)) {
     parse_custom_opset(value, options);
   } else if (parse_library_option(args, options.kernel_libraries, options.default_kernel_libraries)) {
+  } else if (args.flag("--no-constant-folding")) {
+    options.constant_folding = false;
   } else if (args.flag("--external-data")) {
     options.external_data = true;
   } else if (args.flag("--timings")) {
@@ -142,6 +144,9 @@ std::string conversion_options_help() {
     "  --custom-opset DOMAIN=V  target version V of custom ONNX domain DOMAIN (repeatable); selects\n"
     "                           the packs' symbolics for that domain as --opset does for the default\n"
     "                           domain; the domain's opset_import says V\n"
+    "  --no-constant-folding    keep every op as the model has it (default: in eval mode, BatchNorm\n"
+    "                           after a convolution or linear layer is folded into its weights, as\n"
+    "                           torch.onnx's do_constant_folding does)\n"
     "  --external-data          weights in OUT.onnx.data beside the model (automatic above 2 GB)\n"
     "  -q, --quiet              no warnings, progress or summary\n"
     "  --timings                print the wall time of each phase on stderr (also with --quiet)\n"

@@ -183,8 +183,8 @@ ExportStats export_loaded(torch::jit::Module module, const std::string& model_pa
     CustomOpExampleRun example_run;  // placeholder kernels of custom ops follow their shape rule here only
     session.plan = ExampleRun(options, prepared, std::move(specs)).record(session.types);
   }
-  drop_raising_branches(prepared.graph, options.warn);
-  if (registry.lookup("t2o::rms_norm", "", options.opset)) fuse_rms_norm(prepared.graph, session.types);
+  after_example_runs(prepared.graph, session.types, options.constant_folding,
+                     registry.lookup("t2o::rms_norm", "", options.opset) != nullptr, options.warn);
   phase("convert");
   convert_graph(session);
   ConvertedModel conv = assemble(session);
@@ -250,7 +250,8 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& give
       CustomOpExampleRun example_run;
       session.plan = ExampleRun(options, prepared, std::move(specs)).record(session.types);
     }
-    drop_raising_branches(prepared.graph, options.warn);
+    after_example_runs(prepared.graph, session.types, options.constant_folding,
+                       registry.lookup("t2o::rms_norm", "", options.opset) != nullptr, options.warn);
     convert_graph(session);
     report.symbolics_run = true;
     // A dry run of export to the end: with every op converted, assemble (names, dynamic axes) and let

@@ -27,7 +27,13 @@ TEST(RmsNormPattern, FusedOnlyWhenExactAndAtOpset23) {
   ASSERT_TRUE(index_file);
   const auto index = nlohmann::json::parse(index_file);
   const fs::path out_dir = fresh_out_dir();
-  int checked = 0, fused = 0;
+  struct Job {
+    std::string label;
+    fs::path out;
+    bool expect_fused;
+  };
+  std::vector<Job> jobs;
+  std::vector<std::vector<std::string>> args;
   for (const auto& c : index.at("cases")) {
     const std::string name = c.at("name");
     ASSERT_TRUE(c.at("error").is_null()) << name << ": " << c.at("error");
@@ -35,25 +41,79 @@ TEST(RmsNormPattern, FusedOnlyWhenExactAndAtOpset23) {
     const bool near_miss = name.rfind("near_miss_", 0) == 0;
     const auto meta = read_meta(fx);
     for (int opset : {22, 23}) {
-      const fs::path out = out_dir / (name + "_" + std::to_string(opset) + ".onnx");
-      std::vector<std::string> args = {cli().string(), "export", (fx / "model.pt").string(), "-o", out.string(),
-                                       "--opset", std::to_string(opset), "-q"};
-      for (const auto& spec : meta.at("cli_inputs")) args.insert(args.end(), {"--input", spec.get<std::string>()});
-      const RunResult r = run(args);
-      ASSERT_EQ(r.exit_code, 0) << name << " opset " << opset << "\n" << r.describe();
-      std::ifstream f(out, std::ios::binary);
-      const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-      const bool expect_fused = opset == 23 && !near_miss;
-      // The op type also names the node and its output: present or absent is what the bytes can tell.
-      EXPECT_EQ(count_of(bytes, "RMSNormalization") > 0, expect_fused) << name << " opset " << opset;
-      if (expect_fused) EXPECT_EQ(count_of(bytes, "ReduceMean"), 0u) << name << ": pattern ops left beside the fused node";
-      else EXPECT_GE(count_of(bytes, "ReduceMean"), 1u) << name << " opset " << opset;
-      fused += expect_fused;
-      ++checked;
+      jobs.push_back({name + " opset " + std::to_string(opset), out_dir / (name + "_" + std::to_string(opset) + ".onnx"),
+                      opset == 23 && !near_miss});
+      std::vector<std::string> a = {(fx / "model.pt").string(), "-o", jobs.back().out.string(), "--opset",
+                                    std::to_string(opset)};
+      for (const auto& spec : meta.at("cli_inputs")) a.insert(a.end(), {"--input", spec.get<std::string>()});
+      args.push_back(a);
     }
+  }
+  const auto results = export_batch(args, out_dir / "batch");
+  int checked = 0, fused = 0;
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    ASSERT_EQ(results[k].exit_code, 0) << jobs[k].label << "\n" << results[k].describe(args[k]);
+    std::ifstream f(jobs[k].out, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    // The op type also names the node and its output: present or absent is what the bytes can tell.
+    EXPECT_EQ(count_of(bytes, "RMSNormalization") > 0, jobs[k].expect_fused) << jobs[k].label;
+    if (jobs[k].expect_fused) EXPECT_EQ(count_of(bytes, "ReduceMean"), 0u) << jobs[k].label << ": pattern ops left beside the fused node";
+    else EXPECT_GE(count_of(bytes, "ReduceMean"), 1u) << jobs[k].label;
+    fused += jobs[k].expect_fused;
+    ++checked;
   }
   EXPECT_EQ(checked, 22);
   EXPECT_EQ(fused, 8);
+}
+
+// BatchNorm folding (core/src/prepare/fold_batch_norm.cpp): every case of
+// tests/ops/cases/fold_batch_norm.py (whose values the ops family compares) exported at its opsets,
+// with and without --no-constant-folding: folded cases hold no BatchNormalization node, the nofold_*
+// ones (a BN that cannot be folded exactly) one, and every case one with --no-constant-folding.
+TEST(BatchNormFold, FoldedExactlyWhereItIsExact) {
+  const fs::path root = work_dir() / "patterns";
+  fs::create_directories(root);
+  const RunResult made = run(
+      {python(), (source_dir() / "tests" / "ops" / "make_op_fixtures.py").string(), root.string(), "fold_batch_norm"});
+  ASSERT_EQ(made.exit_code, 0) << made.describe();
+  std::ifstream index_file(root / "fold_batch_norm" / "cases.json");
+  ASSERT_TRUE(index_file);
+  const auto index = nlohmann::json::parse(index_file);
+  const fs::path out_dir = fresh_out_dir();
+  struct Job {
+    std::string label;
+    fs::path out;
+    bool expect_bn;
+  };
+  std::vector<Job> jobs;
+  std::vector<std::vector<std::string>> args;
+  for (const auto& c : index.at("cases")) {
+    const std::string name = c.at("name");
+    ASSERT_TRUE(c.at("error").is_null()) << name << ": " << c.at("error");
+    const fs::path fx = root / "fold_batch_norm" / name;
+    const bool foldable = name.rfind("nofold_", 0) != 0;
+    const auto meta = read_meta(fx);
+    for (int opset : c.at("opsets").get<std::vector<int>>())
+      for (bool folding : {true, false}) {
+        const std::string tag = name + "_" + std::to_string(opset) + (folding ? "" : "_nofold");
+        jobs.push_back({tag, out_dir / (tag + ".onnx"), !(folding && foldable)});
+        std::vector<std::string> a = {(fx / "model.pt").string(), "-o", jobs.back().out.string(), "--opset",
+                                      std::to_string(opset)};
+        for (const auto& spec : meta.at("cli_inputs")) a.insert(a.end(), {"--input", spec.get<std::string>()});
+        if (!folding) a.push_back("--no-constant-folding");
+        args.push_back(a);
+      }
+  }
+  const auto results = export_batch(args, out_dir / "batch");
+  int folded = 0;
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    ASSERT_EQ(results[k].exit_code, 0) << jobs[k].label << "\n" << results[k].describe(args[k]);
+    std::ifstream f(jobs[k].out, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(count_of(bytes, "BatchNormalization") > 0, jobs[k].expect_bn) << jobs[k].label;
+    folded += !jobs[k].expect_bn;
+  }
+  EXPECT_EQ(folded, 16);  // the foldable cases at each of their opsets
 }
 
 }  // namespace

@@ -500,4 +500,11 @@ void thread_list_mutation(const std::shared_ptr<torch::jit::Graph>& graph) {
   for (auto* list : lists) thread(list->node()->owningBlock(), list->node(), list, list);
 }
 
+void after_example_runs(const std::shared_ptr<torch::jit::Graph>& graph, TypeTable& types, bool fold_constants,
+                        bool rms_norm, const std::function<void(const std::string&)>& warn) {
+  drop_raising_branches(graph, warn);
+  if (fold_constants) fold_batch_norm(graph, types);
+  if (rms_norm) fuse_rms_norm(graph, types);
+}
+
 }  // namespace t2o::core

@@ -25,8 +25,12 @@
 //  10. fold_static_shapes       shapes/dtypes/context queries fixed for every run, the branches
 //                               they decide, loops they unroll (static_shapes.cpp)
 //  11. drop_raising_branches    an if whose one branch raises runs the other (with a warning)
-//  12. fuse_rms_norm            the exact RMSNorm pattern becomes t2o::rms_norm, when a pack converts
+//  12. fold_batch_norm          in eval mode, BatchNorm after a convolution / linear layer with
+//                               constant weights folded into them, as torch.onnx's constant folding
+//                               does (fold_batch_norm.cpp; off with --no-constant-folding)
+//  13. fuse_rms_norm            the exact RMSNorm pattern becomes t2o::rms_norm, when a pack converts
 //                               that at the target opset (rms_norm_pattern.cpp)
+// after_example_runs() runs 11-13 in this order (export, check and verify alike).
 #ifndef TORCH2ONNX_CORE_PASSES_HPP
 #define TORCH2ONNX_CORE_PASSES_HPP
 
@@ -63,10 +67,20 @@ void thread_tensor_mutation(const std::shared_ptr<torch::jit::Graph>& graph);
 
 void remove_assertions(const std::shared_ptr<torch::jit::Graph>& graph);  // static_shapes.cpp
 
-// Pass 12: x * rsqrt(mean(x^2 over the last dims, keepdim) + eps) * w (and the float32-statistics
+// Pass 12: BatchNorm folded into the convolution or linear layer before it (exact conditions in
+// fold_batch_norm.cpp); the layer's new weight and bias are recorded in `types`. Returns how many.
+int fold_batch_norm(const std::shared_ptr<torch::jit::Graph>& graph, TypeTable& types);
+
+// Pass 13: x * rsqrt(mean(x^2 over the last dims, keepdim) + eps) * w (and the float32-statistics
 // variant of LLaMA's RMSNorm) becomes t2o::rms_norm(x, w?, eps, axis); the new value gets the
 // replaced one's recorded type. Returns how many were fused (rms_norm_pattern.cpp).
 int fuse_rms_norm(const std::shared_ptr<torch::jit::Graph>& graph, TypeTable& types);
+
+// Passes 11-13 on what the example runs recorded in `types`. fold_constants: pass 12 (the
+// --no-constant-folding option turns it off); rms_norm: whether a pack converts t2o::rms_norm at the
+// target opset (pass 13 only then).
+void after_example_runs(const std::shared_ptr<torch::jit::Graph>& graph, TypeTable& types, bool fold_constants,
+                        bool rms_norm, const std::function<void(const std::string&)>& warn);
 
 // Packed sequences as t2o:: ops over padded time-major tensors and lengths; refuses other uses of a
 // PackedSequence (packed_sequences.cpp). has_data_dependent_size: the op's result sizes depend on

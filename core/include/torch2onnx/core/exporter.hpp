@@ -130,6 +130,9 @@ struct ExportOptions {
   // --input-range LO:HI: integer inputs without example values are drawn from LO..HI inclusive
   // (default 1:1, every integer input 1: a valid index into any non-empty dim, a safe divisor).
   std::optional<std::pair<int64_t, int64_t>> input_range;
+  // As torch.onnx's do_constant_folding (default on): in eval mode, BatchNorm after a convolution or
+  // linear layer is folded into its weights (computed with libtorch). Off: every op as the model has it.
+  bool constant_folding = true;
   // Whether the signature a .pt carries (torch2onnx.save) may fill in what the options leave unset.
   bool use_saved_signature = true;
   // Lazy weights (export_model only): large weight records stay in the .pt file, mapped as reserved memory
