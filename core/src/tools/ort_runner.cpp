@@ -1,10 +1,13 @@
-#include "ort_process.hpp"
+// node running ort_runner.js for verify: found once, then one process per model run, its stderr read
+// back for the one-line message (ORT_ERROR: a model ONNX Runtime refuses; ORT_MISSING / USAGE: a
+// request that cannot work).
+#include "tools/ort_runner.hpp"
 
-#include "cli_args.hpp"
+#include "torch2onnx/core/verify.hpp"
 
-#include <torch2onnx/core/exporter.hpp>
 #include <torch2onnx/registry.hpp>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,7 +19,7 @@
 
 extern char** environ;
 
-namespace t2o::cli {
+namespace t2o::core {
 
 namespace {
 
@@ -51,10 +54,10 @@ OrtRunner::OrtRunner(const std::string& ort_dir_option) {
   node_ = node_env && *node_env ? node_env : find_on_path("node");
   if (node_.empty()) node_ = find_on_path("nodejs");
   if (node_.empty())
-    throw UsageError("verify needs node (Node.js) to run ONNX Runtime, and none is on PATH (scripts/setup.sh installs it)");
+    throw VerifyRequestError("verify needs node (Node.js) to run ONNX Runtime, and none is on PATH (scripts/setup.sh installs it)");
   const fs::path exe = t2o::registry::executable_dir();
   script_ = (exe / ".." / "share" / "torch2onnx" / "ort_runner.js").lexically_normal().string();
-  if (!fs::exists(script_)) throw UsageError("the ONNX Runtime runner " + script_ + " is missing (reinstall torch2onnx)");
+  if (!fs::exists(script_)) throw VerifyRequestError("the ONNX Runtime runner " + script_ + " is missing (reinstall torch2onnx)");
   std::string source;
   const char* env = std::getenv("TORCH2ONNX_ORT_DIR");
   if (!ort_dir_option.empty()) {
@@ -68,7 +71,7 @@ OrtRunner::OrtRunner(const std::string& ort_dir_option) {
     source = "the default";
   }
   if (!has_ort(ort_dir_))
-    throw UsageError("no onnxruntime-node in " + ort_dir_ + " (" + source +
+    throw VerifyRequestError("no onnxruntime-node in " + ort_dir_ + " (" + source +
                      "): give --ort-dir DIR or TORCH2ONNX_ORT_DIR, a node_modules holding onnxruntime-node "
                      "(scripts/setup.sh installs it in tests/ort/node_modules)");
 }
@@ -89,7 +92,7 @@ void OrtRunner::run(const std::string& model, const std::string& in_dir, const s
   pid_t pid = 0;
   int rc = posix_spawn(&pid, node_.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw UsageError("cannot start " + node_ + " for ONNX Runtime");
+  if (rc != 0) throw VerifyRequestError("cannot start " + node_ + " for ONNX Runtime");
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -100,12 +103,12 @@ void OrtRunner::run(const std::string& model, const std::string& in_dir, const s
   for (const char* tag : {"ORT_ERROR: ", "ORT_MISSING: ", "USAGE: "}) {
     if (line.rfind(tag, 0) != 0) continue;
     std::string msg = line.substr(std::string(tag).size());
-    if (std::string(tag) == "ORT_ERROR: ") throw t2o::core::ExportError(msg);
-    throw UsageError(msg);
+    if (std::string(tag) == "ORT_ERROR: ") throw ExportError(msg);
+    throw VerifyRequestError(msg);
   }
-  throw t2o::core::ExportError("ONNX Runtime (node " + script_ + ") failed" +
+  throw ExportError("ONNX Runtime (node " + script_ + ") failed" +
                                (WIFSIGNALED(status) ? " with signal " + std::to_string(WTERMSIG(status)) : "") +
                                (line.empty() ? "" : ": " + line));
 }
 
-}  // namespace t2o::cli
+}  // namespace t2o::core
