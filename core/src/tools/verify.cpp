@@ -63,7 +63,9 @@ std::unique_ptr<Conversion> Conversion::convert(const std::string& model_path, c
     CustomOpExampleRun example_run;
     session.plan = ExampleRun(st.options, st.prepared, std::move(specs)).record(session.types);
   }
-  drop_raising_branches(st.prepared.graph, options.warn);
+  // The same passes as export, so that what is verified is what export writes.
+  after_example_runs(st.prepared.graph, session.types, st.options.constant_folding,
+                     registry.lookup("t2o::rms_norm", "", st.options.opset) != nullptr, options.warn);
   out->other_sizes_ = session.plan.second_run_shapes;
   convert_graph(session);
 
