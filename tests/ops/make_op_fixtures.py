@@ -2,6 +2,7 @@
 """Makes the fixtures of one op family (run with Debian's /usr/bin/python3, which has torch).
 
     /usr/bin/python3 tests/ops/make_op_fixtures.py OUT_DIR FAMILY
+    /usr/bin/python3 tests/ops/make_op_fixtures.py OUT_DIR --all     every family, in one process
 
 Imports tests/ops/cases/FAMILY.py and writes, for each case, OUT_DIR/FAMILY/CASE/ with model.pt,
 input_K.bin, expected_K.bin and meta.json (the format of tests/fixtures/make_fixtures.py, which
@@ -27,13 +28,18 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixtures"))
 def main():
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
-    out_dir, family = sys.argv[1], sys.argv[2]
+    out_dir = sys.argv[1]
+    families = [sys.argv[2]]
+    if families == ["--all"]:
+        families = sorted(f[:-3] for f in os.listdir(os.path.join(HERE, "cases"))
+                          if f.endswith(".py") and not f.startswith("_"))
     import make_fixtures as mf
 
-    target = os.path.join(out_dir, family)
-    sources = (os.path.join(HERE, "op_case.py"), __file__, mf.__file__)
-    mf.generate_once(target, os.path.join(HERE, "cases", family + ".py"),
-                     lambda digest: generate(target, family, digest), extra_sources=sources)
+    for family in families:
+        target = os.path.join(out_dir, family)
+        sources = (os.path.join(HERE, "op_case.py"), __file__, mf.__file__)
+        mf.generate_once(target, os.path.join(HERE, "cases", family + ".py"),
+                         lambda digest: generate(target, family, digest), extra_sources=sources)
 
 
 def generate(target, family, digest):

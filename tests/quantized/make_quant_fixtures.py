@@ -3,6 +3,8 @@
 
     /usr/bin/python3 tests/quantized/make_quant_fixtures.py OUT_DIR NAME
     /usr/bin/python3 tests/quantized/make_quant_fixtures.py --list
+    /usr/bin/python3 tests/quantized/make_quant_fixtures.py OUT_DIR --all|--all-slow
+                 every fixture of the quantized (quantized_slow) tests, in one process
 
 Writes OUT_DIR/NAME/: model.pt, input_K.bin, expected_K.bin and meta.json as
 tests/quantized/compare_quant.js reads it. The quantization engine is qnnpack (oneDNN for the
@@ -660,6 +662,13 @@ def generate(out_dir, name):
 def main(argv):
     if argv[1:] == ["--list"]:
         print("\n".join(names()))
+        return 0
+    # Every fixture of the quantized label (--all) or of quantized_slow (--all-slow), in one process.
+    slow = {"tv_mobilenet_v3_large", "tv_googlenet", "tv_inception_v3", "tv_resnet50"}
+    if len(argv) == 3 and argv[2] in ("--all", "--all-slow"):
+        for name in names():
+            if (name in slow) == (argv[2] == "--all-slow"):
+                generate(argv[1], name)
         return 0
     if len(argv) != 3 or argv[2] not in names():
         sys.stderr.write(__doc__)

@@ -4,6 +4,7 @@
 
     /usr/bin/python3 tests/zoo/make_zoo_fixtures.py OUT_DIR NAME [--full]
     /usr/bin/python3 tests/zoo/make_zoo_fixtures.py --list [--ci]
+    /usr/bin/python3 tests/zoo/make_zoo_fixtures.py OUT_DIR --all-ci     the CI list, one process
 
 Writes OUT_DIR/NAME/ (OUT_DIR/NAME_full/ with --full): model.pt (traced, eval mode, weights=None,
 BatchNorm stats randomized as tests/fixtures/make_fixtures.py does), input_0.bin, expected_K.bin and
@@ -209,6 +210,10 @@ def main(argv) -> int:
         print("\n".join(CI if "--ci" in argv else MODELS))
         return 0
     args = [a for a in argv[1:] if not a.startswith("--")]
+    if len(args) == 1 and "--all-ci" in argv:  # the CI list, in one process
+        for name in CI:
+            generate(args[0], name, False)
+        return 0
     if len(args) != 2:
         raise SystemExit(__doc__)
     out_dir, name = args

@@ -274,6 +274,41 @@ std::vector<std::vector<std::vector<int64_t>>> other_dynamic_sizes(const std::ve
 
 }  // namespace
 
+namespace {
+
+// The values of a block and of the blocks inside it, by Value::unique() (never reused in a graph).
+void collect_ids(torch::jit::Block* block, std::unordered_set<size_t>& ids) {
+  for (auto* v : block->inputs()) ids.insert(v->unique());
+  for (auto* n : block->nodes()) {
+    for (auto* v : n->outputs()) ids.insert(v->unique());
+    for (auto* b : n->blocks()) collect_ids(b, ids);
+  }
+}
+
+std::unordered_set<size_t> value_ids(torch::jit::Block* block) {
+  std::unordered_set<size_t> ids;
+  collect_ids(block, ids);
+  return ids;
+}
+
+// Whether a fold made values the runs cannot have seen (loop bodies unrolled into copies): constants
+// aside, a value not in `before`.
+bool made_new_values(torch::jit::Block* block, const std::unordered_set<size_t>& before) {
+  for (auto* n : block->nodes()) {
+    if (n->kind() != c10::prim::Constant)
+      for (auto* v : n->outputs())
+        if (!before.count(v->unique())) return true;
+    for (auto* b : n->blocks()) {
+      for (auto* v : b->inputs())
+        if (!before.count(v->unique())) return true;
+      if (made_new_values(b, before)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 DynamicAxesPlan ExampleRun::record(TypeTable& types) {
   const auto& names = model_.argument_names;
   auto list_args = [&]() {
@@ -338,10 +373,15 @@ DynamicAxesPlan ExampleRun::record(TypeTable& types) {
   // run, so the values of the branches it selects are recorded too.
   fold_static_shapes(model_.graph, TypeTable());
   run_all(types, shapes, varied, plan);
-  // Folding on the recorded dtypes and shapes can inline more branches: their values need a run too.
+  // Folding on the recorded dtypes and shapes can inline more branches. Where the fold only moved
+  // values the runs saw (a branch taken, inlined), the same observations are merged and marked again
+  // on the new graph (sizes marked dynamic because a branch decided them are fixed once it is gone);
+  // where it made new values (an unrolled loop's copies), the runs are repeated.
   for (int rerun = 0; rerun < 4; ++rerun) {
+    const std::unordered_set<size_t> before = value_ids(model_.graph->block());
     if (!fold_static_shapes(model_.graph, types)) break;
-    run_all(types, shapes, varied, plan);
+    if (made_new_values(model_.graph->block(), before)) run_all(types, shapes, varied, plan);
+    else derive(types, shapes, varied, plan);
   }
   if (std::getenv("T2O_DEBUG_TYPES")) {
     std::function<void(torch::jit::Block*, int)> dump = [&](torch::jit::Block* b, int depth) {
@@ -366,27 +406,39 @@ DynamicAxesPlan ExampleRun::record(TypeTable& types) {
 
 void ExampleRun::run_all(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
                          std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
-  const auto in_names = input_names();
+  observe(shapes, varied);
+  derive(types, shapes, varied, plan);
+}
+
+void ExampleRun::observe(const std::vector<std::vector<int64_t>>& shapes, std::vector<std::vector<int64_t>>& varied) {
   std::string specs_text;
   for (const auto& s : specs_) specs_text += (specs_text.empty() ? "" : " ") + s.text;
+  observed_ = Observations();
   try {
-    types = run_once(shapes);
+    observed_.first = run_once(shapes);
   } catch (const ExportError&) {
     throw;
   } catch (const std::exception& e) {
     throw ExportError("running the model on example inputs (--input " + specs_text + ") failed: " +
                       error_reason(e.what()), e.what());
   }
-  if (varied != shapes) merge_second_run(types, shapes, varied, plan);
-  bool value_dims_known = merge_value_run(types, shapes);
+  if (varied != shapes) observed_.second = run_second(shapes, varied);
+  observed_.value_dims_known = run_value(shapes);
+}
+
+void ExampleRun::derive(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
+                        const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
+  types = observed_.first;
+  if (observed_.second) merge_second_run(types, *observed_.second, shapes, varied, plan);
+  if (observed_.value_run) merge_value_run(types, *observed_.value_run);
   // Before anything folds a size: values the runs did not reach get types, and sizes that depend
   // on the branch taken or the number of iterations are marked as varying.
   propagate_unobserved(model_.graph->block(), types);
-  mark_data_dependent_sizes(model_.graph->block(), types, !value_dims_known);
+  mark_data_dependent_sizes(model_.graph->block(), types, !observed_.value_dims_known);
 }
 
-void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
-                                  std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
+TypeTable ExampleRun::run_second(const std::vector<std::vector<int64_t>>& shapes,
+                                 std::vector<std::vector<int64_t>>& varied) {
   const auto in_names = input_names();
   auto show = [&](const std::vector<std::vector<int64_t>>& sizes) {
     std::string shown;
@@ -401,18 +453,15 @@ void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vecto
 
   // Second run with the dynamic axes at other sizes: dims that change are dynamic (-1). Models with
   // size constraints fail at some sizes: try the others before giving up.
-  TypeTable other;
   std::vector<std::vector<std::vector<int64_t>>> tries{varied};
   for (const auto& alt : other_sizes_)
     if (std::find(tries.begin(), tries.end(), alt) == tries.end()) tries.push_back(alt);
   std::string tried, first_error, first_details;
-  bool ran = false;
   for (const auto& sizes : tries) {
     try {
-      other = run_once(sizes);
+      TypeTable other = run_once(sizes);
       varied = sizes;
-      ran = true;
-      break;
+      return other;
     } catch (const std::exception& e) {
       if (first_error.empty()) {
         first_error = error_reason(e.what());
@@ -421,11 +470,15 @@ void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vecto
       tried += (tried.empty() ? "" : "; ") + show(sizes);
     }
   }
-  if (!ran)
-    throw ExportError("with the dynamic axes at other sizes the model fails at every size tried (" + tried +
-                      "), so it fixes those sizes (e.g. a traced constant shape, or inputs whose sizes must agree: "
-                      "declare every axis that shares the size dynamic, or give --dynamic-input): " +
-                      first_error, first_details);
+  throw ExportError("with the dynamic axes at other sizes the model fails at every size tried (" + tried +
+                    "), so it fixes those sizes (e.g. a traced constant shape, or inputs whose sizes must agree: "
+                    "declare every axis that shares the size dynamic, or give --dynamic-input): " +
+                    first_error, first_details);
+}
+
+void ExampleRun::merge_second_run(TypeTable& types, const TypeTable& other,
+                                  const std::vector<std::vector<int64_t>>& shapes,
+                                  const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
   for (auto& [id, info] : types.entries()) {
     auto it = other.entries().find(id);
     if (it == other.entries().end() || !it->second.known_rank || it->second.dims.size() != info.dims.size()) continue;
@@ -445,8 +498,8 @@ void ExampleRun::merge_second_run(TypeTable& types, const std::vector<std::vecto
 // length) are found like dynamic axes: one more run with the integer inputs at 2 instead of 1, and
 // the dims that change are dynamic. Only for graphs holding such ops; if that run fails (e.g. a
 // length of 2 is longer than the input), mark_data_dependent_sizes marks them more coarsely.
-// Returns whether the dims of such ops are known (no such op, or the run succeeded).
-bool ExampleRun::merge_value_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes) {
+// Returns whether the dims of such ops are known (no such op, or the run succeeded: observed_.value_run).
+bool ExampleRun::run_value(const std::vector<std::vector<int64_t>>& shapes) {
   bool needed = false;
   std::function<void(torch::jit::Block*)> scan = [&](torch::jit::Block* b) {
     for (auto* n : b->nodes()) {
@@ -459,22 +512,24 @@ bool ExampleRun::merge_value_run(TypeTable& types, const std::vector<std::vector
   // Given example values or an --input-range decide the integers, so another fill would change
   // nothing: mark_data_dependent_sizes marks such sizes coarsely instead.
   if (!model_.example_values.empty() || options_.input_range) return false;
-  TypeTable other;
   integer_fill_ = 2;
   try {
-    other = run_once(shapes);
+    observed_.value_run = run_once(shapes);
   } catch (const std::exception&) {
     integer_fill_ = 1;
     return false;
   }
   integer_fill_ = 1;
+  return true;
+}
+
+void ExampleRun::merge_value_run(TypeTable& types, const TypeTable& other) {
   for (auto& [id, info] : types.entries()) {
     auto it = other.entries().find(id);
     if (it == other.entries().end() || !it->second.known_rank || it->second.dims.size() != info.dims.size()) continue;
     for (size_t d = 0; d < info.dims.size(); ++d)
       if (it->second.dims[d] != info.dims[d]) info.dims[d] = -1;
   }
-  return true;
 }
 
 namespace {

@@ -12,6 +12,7 @@
 
 #include <map>
 #include <string>
+#include <optional>
 #include <vector>
 
 namespace t2o::core {
@@ -39,18 +40,36 @@ class ExampleRun {
  private:
   // `varied`: the second run's shapes; replaced by the first of `other_sizes_` the model runs at when
   // it fails at these.
+  // observe() then derive().
   void run_all(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
                std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
-  void merge_second_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
-                        std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
-  bool merge_value_run(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes);
+  // Runs the model (at the example shapes, at the second run's, with integers at 2 where sizes follow
+  // values) and keeps what each run saw, unmerged, in observed_.
+  void observe(const std::vector<std::vector<int64_t>>& shapes, std::vector<std::vector<int64_t>>& varied);
+  // `types` from observed_ on the current graph: the runs merged (dims that differ are dynamic),
+  // unreached values typed, sizes that depend on data marked. Repeatable after a fold.
+  void derive(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
+              const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
+  TypeTable run_second(const std::vector<std::vector<int64_t>>& shapes, std::vector<std::vector<int64_t>>& varied);
+  void merge_second_run(TypeTable& types, const TypeTable& other, const std::vector<std::vector<int64_t>>& shapes,
+                        const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
+  bool run_value(const std::vector<std::vector<int64_t>>& shapes);
+  void merge_value_run(TypeTable& types, const TypeTable& other);
   TypeTable run_once(const std::vector<std::vector<int64_t>>& shapes);
   TypeTable run_on(const std::vector<std::vector<int64_t>>& shapes, bool meta);
 
   const ExportOptions& options_;
   PreparedModel& model_;
   std::vector<InputSpec> specs_;
-  int64_t integer_fill_ = 1;  // the value of integer example inputs (merge_value_run uses 2)
+  int64_t integer_fill_ = 1;  // the value of integer example inputs (run_value uses 2)
+  // What the latest runs saw, each run's table as it was recorded.
+  struct Observations {
+    TypeTable first;                     // at the example shapes
+    std::optional<TypeTable> second;     // at the second run's shapes (dynamic axes)
+    std::optional<TypeTable> value_run;  // integer inputs at 2 (ops sized by values), when it ran
+    bool value_dims_known = true;
+  };
+  Observations observed_;
   // More shapes to try for the second run when the model fails at the first choice (sizes that must
   // stay divisible, sum to something, ...): every dynamic axis x2, +its power-of-two factor, -1, /2.
   std::vector<std::vector<std::vector<int64_t>>> other_sizes_;
