@@ -365,7 +365,9 @@ def generate(target, name):
     check_index = 0
     runs = []
     for run in case["runs"]:
-        r = {"args": [a if a not in ("npy", "pb", "wrong_dtype") else os.path.join(target, a) for a in run["args"]]}
+        # Files of the fixture are named relative to it ("@fixture/npy"): the directory is generated once
+        # into the machine's fixture cache and read from other build trees (the test resolves the prefix).
+        r = {"args": [a if a not in ("npy", "pb", "wrong_dtype") else "@fixture/" + a for a in run["args"]]}
         if "error" in run:
             r["error"] = run["error"]
             r["exit"] = run.get("exit", 2)

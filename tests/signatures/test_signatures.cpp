@@ -25,7 +25,12 @@ void export_runs(const std::string& name) {
   for (const auto& r : spec.at("runs")) {
     const fs::path out = out_dir / ("run_" + std::to_string(k++) + ".onnx");
     std::vector<std::string> args = {cli().string(), "export", (root / name / "model.pt").string(), "-o", out.string()};
-    for (const auto& a : r.at("args")) args.push_back(a.get<std::string>());
+    static const std::string kFixture = "@fixture/";  // a file of the fixture (make_signature_fixtures.py)
+    for (const auto& a : r.at("args")) {
+      std::string arg = a.get<std::string>();
+      if (arg.rfind(kFixture, 0) == 0) arg = (root / name / arg.substr(kFixture.size())).string();
+      args.push_back(arg);
+    }
     const RunResult exported = run(args);
     if (r.contains("error")) {
       EXPECT_EQ(exported.exit_code, r.at("exit").get<int>()) << exported.describe();
