@@ -77,6 +77,10 @@ bool parse_conversion_option(Args& args, ConversionArgs& conv) {
   } else if (parse_library_option(args, options.kernel_libraries, options.default_kernel_libraries)) {
   } else if (args.flag("--no-constant-folding")) {
     options.constant_folding = false;
+  } else if (args.flag("--no-weights") || args.flag("--weights-as-inputs")) {
+    options.export_params = false;
+  } else if (args.flag("--keep-initializers-as-inputs")) {
+    options.keep_initializers_as_inputs = true;
   } else if (args.flag("--external-data")) {
     options.external_data = true;
   } else if (args.flag("--timings")) {
@@ -130,9 +134,11 @@ std::string conversion_options_help() {
     "  --dynamic-input TYPE[DIMS] example shape of each input for the run that finds the dynamic\n"
     "                           dims (one per --input; default: each dynamic axis one larger); for\n"
     "                           models that resize internally, e.g. detection models\n"
-    "  --operator-export-type onnx|aten-fallback|fallthrough\n"
+    "  --operator-export-type onnx|aten-fallback|fallthrough|aten\n"
     "                           ops no pack converts: fail (onnx, the default), emit an ATen node in\n"
-    "                           domain org.pytorch.aten, or emit the op in its own namespace's domain\n"
+    "                           domain org.pytorch.aten, or emit the op in its own namespace's domain;\n"
+    "                           aten (torch.onnx's ONNX_ATEN): every aten:: op with tensor results is\n"
+    "                           an ATen node, converted or not\n"
     "  --plugin-path DIR        also load op packs from DIR (repeatable; explicit packs take precedence\n"
     "                           over bundled ones); DIR may also name one pack file (.so or .json)\n"
     "  --load-library PATH      load a library of TorchScript kernels before the model, as\n"
@@ -148,6 +154,12 @@ std::string conversion_options_help() {
     "                           after a convolution or linear layer is folded into its weights, as\n"
     "                           torch.onnx's do_constant_folding does)\n"
     "  --external-data          weights in OUT.onnx.data beside the model (automatic above 2 GB)\n"
+    "  --no-weights             the module's weights become graph inputs (named after their\n"
+    "                           attributes, after the model's inputs) instead of initializers, as\n"
+    "                           torch.onnx's export_params=False; no constant folding. Alias:\n"
+    "                           --weights-as-inputs\n"
+    "  --keep-initializers-as-inputs\n"
+    "                           every initializer is also listed as a graph input (IR < 4 style)\n"
     "  -q, --quiet              no warnings, progress or summary\n"
     "  --timings                print the wall time of each phase on stderr (also with --quiet)\n"
     "  --verbose                after an error's one line, print the whole message it was chosen from\n"

@@ -183,7 +183,7 @@ ExportStats export_loaded(torch::jit::Module module, const std::string& model_pa
     CustomOpExampleRun example_run;  // placeholder kernels of custom ops follow their shape rule here only
     session.plan = ExampleRun(options, prepared, std::move(specs)).record(session.types);
   }
-  after_example_runs(prepared.graph, session.types, options.constant_folding,
+  after_example_runs(prepared.graph, session.types, folds_constants(options),
                      registry.lookup("t2o::rms_norm", "", options.opset) != nullptr, options.warn);
   phase("convert");
   convert_graph(session);
@@ -250,7 +250,7 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& give
       CustomOpExampleRun example_run;
       session.plan = ExampleRun(options, prepared, std::move(specs)).record(session.types);
     }
-    after_example_runs(prepared.graph, session.types, options.constant_folding,
+    after_example_runs(prepared.graph, session.types, folds_constants(options),
                        registry.lookup("t2o::rms_norm", "", options.opset) != nullptr, options.warn);
     convert_graph(session);
     report.symbolics_run = true;

@@ -264,6 +264,29 @@ TEST_P(Fallback, ExportsUnconvertibleOpsAsNodesOfTheirDomain) {
   EXPECT_NE(bytes.find("linalg_matrix_norm"), std::string::npos);
 }
 
+// --operator-export-type aten (torch.onnx's ONNX_ATEN): every aten:: op is an ATen node, those with a
+// symbolic (the convolution, round, add) too, not only the unconvertible ones; the checker passed.
+TEST(OperatorExportTypeAten, EveryAtenOpIsAnATenNode) {
+  const fs::path out = fresh_out_dir() / "aten.onnx";
+  const RunResult r = run({cli().string(), "export", (check_fixtures() / "several_ops.pt").string(), "-o",
+                           out.string(), "--input", "float32[1,3,7,7]", "--opset", "11",
+                           "--operator-export-type", "aten", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const RunResult shown = run({cli().string(), "show", out.string()});
+  ASSERT_EQ(shown.exit_code, 0) << shown.describe();
+  const std::string body = shown.out.substr(0, shown.out.find("  return ("));
+  size_t nodes = 0, aten = 0;
+  for (const auto& line : lines(body)) {
+    if (line.rfind("  %", 0) != 0) continue;
+    ++nodes;
+    aten += line.find(" = org.pytorch.aten::ATen[operator=") != std::string::npos;
+  }
+  EXPECT_GT(nodes, 0u) << shown.out;
+  EXPECT_EQ(aten, nodes) << "every node should be an ATen node\n" << shown.out;
+  for (const char* op : {"_convolution", "special_bessel_j0", "special_airy_ai", "round", "add", "linalg_matrix_norm"})
+    EXPECT_NE(body.find(std::string("operator=\"") + op + "\""), std::string::npos) << op << "\n" << shown.out;
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, Fallback, ::testing::Values("aten-fallback", "fallthrough"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param == "aten-fallback" ? std::string("AtenFallback") : std::string("Fallthrough");

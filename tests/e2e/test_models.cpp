@@ -107,5 +107,58 @@ TEST(ExternalData, ForcedForASmallModel) { export_external_and_compare("resnet18
 // 2.4 GB of weights: external data without being asked, weights copied from the .pt file.
 TEST(ExternalData, AutomaticAbove2GB) { export_external_and_compare("mlp_2g", {}); }
 
+// torch.onnx's export_params=False (--no-weights): the file holds no weights; they are graph inputs
+// named after the module's attributes, and the model fed the module's state_dict by name computes what
+// PyTorch computed (tests/e2e/weights_as_inputs.py writes the feed; an unfed weight input fails it).
+void export_without_weights(const std::string& model) {
+  const fs::path fx = fixture(model);
+  const auto meta = read_meta(fx);
+  const fs::path out_dir = fresh_out_dir();
+  const fs::path out = out_dir / (model + ".onnx");
+  std::vector<std::string> args = {cli().string(), "export", (fx / "model.pt").string(), "-o", out.string(), "-q",
+                                    "--no-weights"};
+  for (const auto& spec : meta.at("cli_inputs")) {
+    args.push_back("--input");
+    args.push_back(spec.get<std::string>());
+  }
+  const RunResult exported = run(args);
+  ASSERT_EQ(exported.exit_code, 0) << exported.describe();
+  EXPECT_LT(fs::file_size(out), fs::file_size(fx / "model.pt") / 20) << "the weights should not be in the file";
+  const fs::path feed = out_dir / "feed";
+  const RunResult made = run({python(), (source_dir() / "tests" / "e2e" / "weights_as_inputs.py").string(),
+                              (fx / "model.pt").string(), fx.string(), feed.string()});
+  ASSERT_EQ(made.exit_code, 0) << made.describe();
+  const RunResult compared = run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(),
+                                  feed.string()});
+  ASSERT_EQ(compared.exit_code, 0) << compared.describe();
+  const RunResult shown = run({cli().string(), "show", out.string()});
+  ASSERT_EQ(shown.exit_code, 0) << shown.describe();
+  // show lists the graph's inputs first, up to ") {", then the initializers.
+  const std::string inputs = shown.out.substr(0, shown.out.find(") {"));
+  EXPECT_NE(inputs.find("%fc.weight : "), std::string::npos) << "fc.weight should be a graph input\n" << shown.out;
+  EXPECT_EQ(shown.out.find("  %fc.weight : ", inputs.size()), std::string::npos) << "and no initializer\n" << shown.out;
+  if (!::testing::Test::HasFailure()) fs::remove_all(out_dir);
+}
+
+TEST(WeightsAsInputs, ResNet18Traced) { export_without_weights("resnet18"); }
+TEST(WeightsAsInputs, ResNet18Scripted) { export_without_weights("resnet18_script"); }
+
+// --keep-initializers-as-inputs: every initializer is also a graph input (IR < 4 style); ONNX Runtime
+// still runs the model on the model's own inputs alone.
+TEST(KeepInitializersAsInputs, ResNet18) {
+  const fs::path fx = fixture("resnet18");
+  const fs::path out_dir = fresh_out_dir();
+  const fs::path out = out_dir / "resnet18.onnx";
+  export_and_compare(fx, fx / "model.pt", out, 17, {"--keep-initializers-as-inputs"});
+  const RunResult shown = run({cli().string(), "show", out.string()});
+  ASSERT_EQ(shown.exit_code, 0) << shown.describe();
+  // Every initializer is an input too: "initializers (N, … KiB; N also graph inputs)".
+  const auto at = shown.out.find("initializers (");
+  ASSERT_NE(at, std::string::npos) << shown.out;
+  const std::string count = shown.out.substr(at + 14, shown.out.find(',', at) - at - 14);
+  EXPECT_NE(shown.out.find("; " + count + " also graph inputs)", at), std::string::npos) << shown.out.substr(at, 200);
+  if (!HasFailure()) fs::remove_all(out_dir);
+}
+
 }  // namespace
 }  // namespace t2o_e2e

@@ -9,6 +9,9 @@
 //                         "outputs": [{"file","dtype","shape"}, ...],
 //                         "rtol": 1e-4}
 // Files are raw little-endian arrays in C order. Inputs are fed BY POSITION (session.inputNames),
+// except those whose spec has a "name" (e.g. weights fed as inputs): those by that name, the others
+// by position among the remaining session inputs; a named one with "optional": true is left out when
+// the model has no input of that name.
 // outputs are read by position (session.outputNames), whatever the graph's names are.
 // Floats pass when |a-b| <= rtol*(1+|b|) elementwise (NaN only matches NaN); integers/bools exactly.
 // With "compare": "stats" (random ops), dtype and shape must match and values are compared by
@@ -201,7 +204,7 @@ async function compareJob(modelPath, dir, io) {
     die(EXIT_USAGE, `cannot read ${path.join(dir, 'meta.json')}: ${e.message}`);
   }
   const rtol = typeof meta.rtol === 'number' ? meta.rtol : 1e-4;
-  const inputs = (meta.inputs || []).map((s, i) => readArray(dir, s, `input ${i}`));
+  let inputs = (meta.inputs || []).map((s, i) => readArray(dir, s, `input ${i}`));
   const expected = (meta.outputs || []).map((s, i) => readArray(dir, s, `output ${i}`));
 
   const ort = loadOrt();
@@ -216,16 +219,25 @@ async function compareJob(modelPath, dir, io) {
     die(EXIT_ORT, `ONNX Runtime failed to load ${modelPath}: ${e.message}`);
   }
 
-  if (session.inputNames.length !== inputs.length) {
+  let specs = meta.inputs || [];
+  const absent = specs.map((s) => !!(s.name && s.optional && !session.inputNames.includes(s.name)));
+  inputs = inputs.filter((_, i) => !absent[i]);
+  specs = specs.filter((_, i) => !absent[i]);
+  const named = new Set(specs.filter((s) => s.name).map((s) => s.name));
+  const missing = [...named].filter((n) => !session.inputNames.includes(n));
+  const positional = session.inputNames.filter((n) => !named.has(n));
+  if (missing.length || positional.length + named.size !== inputs.length) {
     say(`FAIL: model has ${session.inputNames.length} inputs (${session.inputNames.join(', ')}), ` +
-                `fixture has ${inputs.length}`);
+                `fixture has ${inputs.length}` + (missing.length ? ` (not in the model: ${missing.join(', ')})` : ''));
     release(session);
     return EXIT_MISMATCH;
   }
   const feeds = {};
+  let next = 0;
   inputs.forEach((t, i) => {
     // ORT's bool tensors take Uint8Array data; float16 takes Uint16Array bits.
-    feeds[session.inputNames[i]] = new ort.Tensor(t.dtype, t.data, t.shape);
+    const name = specs[i].name || positional[next++];
+    feeds[name] = new ort.Tensor(t.dtype, t.data, t.shape);
   });
 
   let results;

@@ -198,7 +198,25 @@ ConvertedModel assemble(Session& s) {
   }
   graph.set_name("main_graph");
   auto& initializers = s.values.initializers();
+  // A graph input of an initializer's type and shape (after the model's own inputs, as torch.onnx
+  // lists its parameters): the weights with --no-weights, every initializer with
+  // --keep-initializers-as-inputs, and the stand-in of a streamed one (below).
+  auto add_input_for = [&](const Initializer& init) {
+    auto* in = graph.add_input();
+    in->set_name(init.name);
+    auto* tt = in->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(init.dtype);
+    auto* shape = tt->mutable_shape();
+    for (auto d : init.dims) shape->add_dim()->set_dim_value(d);
+  };
+  size_t weight_inputs = 0;
   for (auto& init : initializers) {
+    if (!s.options.export_params && init.weight) {
+      add_input_for(init);
+      ++weight_inputs;
+      init.tensor = at::Tensor();
+      continue;
+    }
     auto* t = graph.add_initializer();
     t->set_name(init.name);
     t->set_data_type(init.dtype);
@@ -209,19 +227,15 @@ ConvertedModel assemble(Session& s) {
       // Large: the bytes stay in the tensor until the writer streams them to the file; meanwhile a
       // graph input of the same type and shape stands in for it.
       graph.mutable_initializer()->RemoveLast();
-      auto* in = graph.add_input();
-      in->set_name(init.name);
-      auto* tt = in->mutable_type()->mutable_tensor_type();
-      tt->set_elem_type(init.dtype);
-      auto* shape = tt->mutable_shape();
-      for (auto d : init.dims) shape->add_dim()->set_dim_value(d);
-      out.streamed.push_back({init.name, init.dtype, init.dims, init.tensor});
+      add_input_for(init);
+      out.streamed.push_back({init.name, init.dtype, init.dims, init.tensor, s.options.keep_initializers_as_inputs});
     } else {
       t->set_raw_data(init.tensor.data_ptr(), n);
+      if (s.options.keep_initializers_as_inputs) add_input_for(init);
     }
     init.tensor = at::Tensor();
   }
-  out.stats.initializers = initializers.size();
+  out.stats.initializers = initializers.size() - weight_inputs;
   s.values.release();
   *model.mutable_graph() = std::move(graph);
   out.stats.torch_nodes = s.torch_nodes;

@@ -34,10 +34,11 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// Removes the graph inputs that stand for the streamed tensors.
+// Removes the graph inputs that stand for the streamed tensors (but those kept as inputs).
 void drop_placeholder_inputs(onnx::GraphProto* graph, const std::vector<StreamedTensor>& streamed) {
   std::unordered_set<std::string> names;
-  for (const auto& s : streamed) names.insert(s.name);
+  for (const auto& s : streamed)
+    if (!s.keep_input) names.insert(s.name);
   auto* inputs = graph->mutable_input();
   int kept = 0;
   for (int i = 0; i < inputs->size(); ++i) {

@@ -20,6 +20,7 @@ struct StreamedTensor {
   int32_t dtype = 0;
   std::vector<int64_t> dims;
   at::Tensor tensor;  // contiguous
+  bool keep_input = false;  // --keep-initializers-as-inputs: the stand-in input stays in the file
 };
 
 // Initializers at least this large are streamed; smaller ones (shapes, scalars) stay in the model so

@@ -61,8 +61,10 @@ void ValueTable::add_constant(const torch::jit::Node* node) {
   } else if (iv->isTensor()) {
     // Frozen weights keep their attribute path as debug name ("self.conv1.weight"): a readable initializer name.
     std::string hint = out->hasDebugName() ? out->debugName() : "";
-    if (hint.rfind("self.", 0) == 0) hint = hint.substr(5);
+    const bool weight = hint.rfind("self.", 0) == 0;
+    if (weight) hint = hint.substr(5);
     r = constant_tensor(iv->toTensor(), node, hint);
+    r.weight = weight;
   } else if (iv->isInt()) {
     r.kind = T2O_KIND_INT;
     r.i = iv->toInt();
@@ -164,7 +166,7 @@ t2o_value ValueTable::type_handle_of(const torch::jit::Value* v) {
   return h;
 }
 
-t2o_value ValueTable::add_initializer(const at::Tensor& t, int32_t onnx_dtype, const std::string& hint) {
+t2o_value ValueTable::add_initializer(const at::Tensor& t, int32_t onnx_dtype, const std::string& hint, bool weight) {
   auto it = initializer_of_.find(t.unsafeGetTensorImpl());
   if (it != initializer_of_.end()) return it->second;
   Initializer init;
@@ -172,6 +174,7 @@ t2o_value ValueTable::add_initializer(const at::Tensor& t, int32_t onnx_dtype, c
   init.dtype = onnx_dtype;
   init.dims = t.sizes().vec();
   init.tensor = t.is_contiguous() ? t : t.contiguous();
+  init.weight = weight;
   ValueRec r;
   r.kind = T2O_KIND_TENSOR;
   r.constant = true;
@@ -200,7 +203,7 @@ t2o_value ValueTable::materialize(t2o_value v) {
       if (r.tensor.is_complex())  // exported as its (real, imaginary) pairs
         out = add_initializer(at::view_as_real(r.tensor).contiguous(), complex_parts_dtype(r.dtype), r.s);
       else
-        out = add_initializer(r.tensor, r.dtype, r.s);
+        out = add_initializer(r.tensor, r.dtype, r.s, r.weight);
       break;
     case T2O_KIND_INT:
     case T2O_KIND_BOOL:

@@ -29,6 +29,7 @@ struct ValueRec {
   int64_t i = 0;      // constant INT / BOOL; a GRAPH's subgraph handle
   double f = 0;       // constant FLOAT
   std::string s;      // constant STRING; for constant tensors, a name hint
+  bool weight = false;  // a constant tensor freezing made from a module attribute (--no-weights)
   std::vector<t2o_value> items;  // LIST
   t2o_value materialized = T2O_NO_VALUE;  // cached value_as_onnx of a constant
 };
@@ -39,6 +40,7 @@ struct Initializer {
   int32_t dtype = 0;
   std::vector<int64_t> dims;
   at::Tensor tensor;
+  bool weight = false;  // a module attribute (ValueRec::weight)
 };
 
 t2o_kind kind_of_type(const c10::TypePtr& type);
@@ -64,7 +66,8 @@ class ValueTable {
 
   void add_constant(const torch::jit::Node* node);  // prim::Constant
   t2o_value materialize(t2o_value v);               // value_as_onnx: the ONNX tensor behind a value
-  t2o_value add_initializer(const at::Tensor& t, int32_t onnx_dtype, const std::string& hint = "");
+  t2o_value add_initializer(const at::Tensor& t, int32_t onnx_dtype, const std::string& hint = "",
+                            bool weight = false);
 
   std::vector<Initializer>& initializers() { return initializers_; }
   // After assembly: the table lets go of every tensor it held.

@@ -109,7 +109,8 @@ void refuse_lost_writes(torch::jit::Node* node) {
 // The op itself, as torch.onnx's ONNX_ATEN_FALLBACK / ONNX_FALLTHROUGH do: tensors (and run-time
 // scalars) become inputs, constant arguments become attributes named after the schema's arguments.
 void emit_fallback(Session& s, torch::jit::Node* node) {
-  const bool aten = s.options.operator_export_type == OperatorExportType::AtenFallback;
+  const bool aten = s.options.operator_export_type == OperatorExportType::AtenFallback ||
+                    s.options.operator_export_type == OperatorExportType::Aten;
   const std::string op = qual(node);
   const std::string ns = node->kind().ns().toUnqualString();
   const std::string name = node->kind().toUnqualString();
@@ -180,6 +181,16 @@ void emit_fallback(Session& s, torch::jit::Node* node) {
   ++s.graph.onnx_nodes;
   ++s.fallback_nodes;
   s.graph.record_origin(n->name(), {op, location_of(node), "fallback", node});
+}
+
+// --operator-export-type aten (ONNX_ATEN): an aten:: op whose results are all tensors, without blocks.
+// Sizes (aten::size, int results), list and tuple plumbing and control flow convert as usual, so the
+// ATen nodes get their tensor arguments and constant attributes as the fallback gives them.
+bool exported_as_aten(const torch::jit::Node* node) {
+  if (node->kind().ns() != c10::namespaces::aten || !node->blocks().empty() || node->outputs().empty()) return false;
+  for (const auto* out : node->outputs())
+    if (kind_of_type(out->type()) != T2O_KIND_TENSOR) return false;
+  return true;
 }
 
 void unconvertible(Session& s, torch::jit::Node* node, Unconvertible reason, const std::string& message,
@@ -297,6 +308,10 @@ void convert_block(Session& s, torch::jit::Block* block) {
     }
     if (top && s.options.progress && ++done % 256 == 0) s.options.progress("convert", done, total);
     ++s.torch_nodes;
+    if (s.options.operator_export_type == OperatorExportType::Aten && !s.check_mode && exported_as_aten(node)) {
+      emit_fallback(s, node);
+      continue;
+    }
     const auto& resolution = s.resolver.resolve(node);
     if (!resolution.symbolic) {
       unconvertible(s, node, resolution.reason, resolution.message,

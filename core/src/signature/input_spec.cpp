@@ -222,7 +222,8 @@ OperatorExportType parse_operator_export_type(const std::string& text) {
   if (text == "onnx") return OperatorExportType::Onnx;
   if (text == "aten-fallback" || text == "onnx_aten_fallback") return OperatorExportType::AtenFallback;
   if (text == "fallthrough" || text == "onnx_fallthrough") return OperatorExportType::Fallthrough;
-  throw ExportError("bad --operator-export-type '" + text + "' (expected onnx, aten-fallback or fallthrough)");
+  if (text == "aten" || text == "onnx_aten") return OperatorExportType::Aten;
+  throw ExportError("bad --operator-export-type '" + text + "' (expected onnx, aten-fallback, fallthrough or aten)");
 }
 
 DynamicAxes parse_dynamic_axes(const std::string& text) {

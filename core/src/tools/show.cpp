@@ -140,7 +140,13 @@ class Printer {
       size_t bytes = 0;
       for (const auto& t : g.initializer()) bytes += t.raw_data().size() + 4 * (t.float_data_size() + t.int32_data_size()) +
                                                      8 * (t.int64_data_size() + t.double_data_size());
-      os_ << indent << "initializers (" << g.initializer_size() << ", " << bytes / 1024 << " KiB):\n";
+      // Initializers listed as graph inputs too (IR < 4 style, --keep-initializers-as-inputs) can be
+      // overridden at run time: say how many.
+      size_t as_inputs = 0;
+      for (const auto& in : g.input()) as_inputs += inits.count(in.name());
+      os_ << indent << "initializers (" << g.initializer_size() << ", " << bytes / 1024 << " KiB";
+      if (as_inputs) os_ << "; " << as_inputs << " also graph inputs";
+      os_ << "):\n";
       for (const auto& t : g.initializer()) os_ << indent << "  %" << t.name() << " : " << tensor_text(t) << "\n";
     }
   }

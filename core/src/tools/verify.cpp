@@ -64,7 +64,7 @@ std::unique_ptr<Conversion> Conversion::convert(const std::string& model_path, c
     session.plan = ExampleRun(st.options, st.prepared, std::move(specs)).record(session.types);
   }
   // The same passes as export, so that what is verified is what export writes.
-  after_example_runs(st.prepared.graph, session.types, st.options.constant_folding,
+  after_example_runs(st.prepared.graph, session.types, folds_constants(st.options),
                      registry.lookup("t2o::rms_norm", "", st.options.opset) != nullptr, options.warn);
   out->other_sizes_ = session.plan.second_run_shapes;
   convert_graph(session);

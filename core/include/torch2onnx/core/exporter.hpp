@@ -94,6 +94,8 @@ enum class OperatorExportType {
   Onnx,          // strict: every op must convert (default)
   AtenFallback,  // emit an ATen node (domain org.pytorch.aten, attribute `operator`) instead
   Fallthrough,   // emit the op as a node of its own TorchScript namespace as domain
+  Aten,          // torch.onnx's ONNX_ATEN: every aten:: op with tensor results an ATen node, even
+                 // where a symbolic exists (sizes, prim ops and control flow convert as usual)
 };
 OperatorExportType parse_operator_export_type(const std::string& text);
 
@@ -141,7 +143,17 @@ struct ExportOptions {
   // while the model loads: the torch2onnx program turns it on; a program embedding the library decides
   // (off by default). T2O_EAGER_WEIGHTS=1 turns it off everywhere.
   bool lazy_weights = false;
+  // As torch.onnx's export_params (--no-weights): false makes the module's weights (the constants
+  // freezing named after module attributes) graph inputs after the model's own, with no initializer,
+  // so the weights are fed at run time; constant folding is then off (the graph must read the
+  // module's own weights, not folded ones). Other constants stay initializers.
+  bool export_params = true;
+  // As torch.onnx's keep_initializers_as_inputs (--keep-initializers-as-inputs): every initializer is
+  // also a graph input (what IR version < 4 required and some runtimes still expect).
+  bool keep_initializers_as_inputs = false;
 };
+// Whether the BatchNorm folding of do_constant_folding runs: not when the weights are inputs.
+inline bool folds_constants(const ExportOptions& o) { return o.constant_folding && o.export_params; }
 // Parses "LO:HI" (--input-range); throws ExportError naming the text.
 std::pair<int64_t, int64_t> parse_input_range(const std::string& text);
 
