@@ -31,6 +31,9 @@ namespace {
 const DefaultKernelLibrary kDefaultKernelLibraries[] = {
     // torch2onnx's own: the torch.onnx.ops ops (onnx_symbolic::*, onnx::RotaryEmbedding/Attention), ops/.
     {"torch2onnx_ops", "lib/libtorch2onnx_ops.so"},
+    // torch2onnx's own: the ops PyTorch 2.x writes into TorchScript and libtorch 1.13 lacks
+    // (scaled_dot_product_attention, rms_norm, squeeze.dims, …), compat/.
+    {"torch2onnx_compat", "lib/libtorch2onnx_compat.so"},
     // torchvision's C++ ops (nms, roi_align, roi_pool, ps_roi_*, deform_conv2d) with CPU kernels, as
     // Debian's python3-torchvision installs them (its _C extension has no Python symbols).
     {"torchvision", "/usr/lib/python3/dist-packages/torchvision/_C*.so"},
