@@ -10,6 +10,12 @@ Writes OUT_DIR/NAME/: model.pt, input_K.bin, expected_K.bin and meta.json as
 tests/quantized/compare_quant.js reads it. The quantization engine is qnnpack (oneDNN for the
 3-d convolutions, which qnnpack cannot save).
 
+Activations are observed with reduce_range (uint8 values 0..127), as PyTorch's x86 qconfigs do: on an
+x86-64 CPU without VNNI, oneDNN's and ONNX Runtime's fused uint8 x int8 kernels (QLinearConv,
+QLinearMatMul) add products in pairs with vpmaddubsw, which saturates at int16 for activations above
+127; a fixture that never reaches that gives the same reference and the same ONNX Runtime result on
+every CPU (see qconfig() below).
+
   tv_<model>   torchvision's quantizable <model> (random weights, BatchNorm statistics randomized),
                fused, post-training static quantization calibrated on random images, converted,
                then scripted or traced (see MODELS) and saved
@@ -86,6 +92,16 @@ EMBEDDINGS = {
     "emb_bag_fused": ("fused", dict(save="script", rows=30, dim=16)),
     "emb_bag_pruned": ("pruned", dict(bits=8, save="script", rows=30, dim=16)),
 }
+
+def qconfig(per_channel=False):
+    """qnnpack's default static qconfig (histogram activations, symmetric int8 weights), or per-channel
+    weights with min/max activations, with reduce_range activations (see the module's doc)."""
+    import torch.ao.quantization as tq
+    if per_channel:
+        return tq.QConfig(activation=tq.MinMaxObserver.with_args(reduce_range=True),
+                          weight=tq.default_per_channel_weight_observer)
+    return tq.QConfig(activation=tq.HistogramObserver.with_args(reduce_range=True), weight=tq.default_weight_observer)
+
 
 # Op-level cases: name -> (body factory, input shapes, require, int8 weights, options). The body is
 # wrapped between QuantStubs and a DeQuantStub, quantized in eager mode (qnnpack qconfig, or per-channel
@@ -290,10 +306,7 @@ def op_model(name):
     model = (Wrap1(body) if len(shapes) == 1 else Wrap2(body)).eval()
     if options.get("fuse"):
         tq.fuse_modules(model.body, options["fuse"], inplace=True)
-    if options.get("per_channel"):
-        model.qconfig = tq.QConfig(activation=tq.default_observer, weight=tq.default_per_channel_weight_observer)
-    else:
-        model.qconfig = tq.get_default_qconfig("qnnpack")
+    model.qconfig = qconfig(per_channel=bool(options.get("per_channel")))
     tq.prepare(model, inplace=True)
     with torch.no_grad():
         for _ in range(3):
@@ -324,7 +337,7 @@ def torchvision_model(name):
     randomize_batchnorm(model, torch.Generator().manual_seed(7))
     model.eval()
     model.fuse_model(is_qat=False)
-    model.qconfig = torch.ao.quantization.get_default_qconfig("qnnpack")
+    model.qconfig = qconfig()
     torch.ao.quantization.prepare(model, inplace=True)
     gen = torch.Generator().manual_seed(11)
     with torch.no_grad():
