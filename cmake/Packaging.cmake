@@ -2,7 +2,8 @@
 # `cpack -G DEB --config <build>/CPackConfig.cmake -B <dir>`): nothing is recompiled.
 #
 #   torch2onnx      the program, the bundled and optional packs, libtorch2onnx_ops.so (+ its Python
-#                   module), libtorch2onnx_core.so: install() rules of the "runtime" component
+#                   module), libtorch2onnx_compat.so, libtorch2onnx_core.so: install() rules of the
+#                   "runtime" component
 #   torch2onnx-dev  the SDK and core headers, the Torch2OnnxSDK and Torch2Onnx CMake packages and the
 #                   libtorch2onnx_core.so link: the "dev" component
 #

@@ -5,10 +5,13 @@
 // As PyTorch 2.6's math backend (_scaled_dot_product_attention_math), which its fused CPU kernel
 // agrees with: sqrt(scale) multiplies query and key before the product (scale defaults to
 // 1/sqrt(E)), a bool mask becomes 0 / -inf in query's dtype, a float mask is added in place,
-// is_causal is the top-left aligned mask tril(ones(L, S)) (for L != S too) and refuses a mask
-// beside it, enable_gqa repeats each key/value head for its group of query heads, and the softmax
+// is_causal is the top-left aligned mask tril(ones(L, S)) (for L != S too), enable_gqa repeats each
+// key/value head for its group of query heads, and the softmax
 // is _safe_softmax: a row with every score -inf gives 0, not NaN. float16/bfloat16 compute in
 // float32 and round once at the end.
+//
+// is_causal with an attn_mask: PyTorch 2.6 on the CPU applies both when its fused kernel takes the
+// call (fused_kernel_takes below) and refuses otherwise (its math backend); so does this kernel.
 //
 // dropout_p > 0 is refused: PyTorch drops weights at random on every call, in eval mode too (the
 // op has no training flag); an exported model cannot reproduce that, and a model meant for
@@ -37,6 +40,22 @@ at::Tensor repeat_heads(const at::Tensor& t, int64_t groups) {
   return t.unsqueeze(h + 1).expand(expanded).reshape(sizes);
 }
 
+// Whether PyTorch 2.6's CPU backend choice (sdp::select_sdp_backend_cpp) picks the fused flash kernel
+// rather than the math one: 4-D inputs of one batch size, one head count and one head size, non-empty
+// sequences, unit last strides, and a 2-D or 4-D mask of broadcastable sizes. dropout_p is 0 here.
+bool fused_kernel_takes(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                        const c10::optional<at::Tensor>& mask, bool enable_gqa) {
+  if (enable_gqa || q.dim() != 4 || k.dim() != 4 || v.dim() != 4) return false;
+  for (int64_t d : {0, 1, 3})
+    if (k.size(d) != q.size(d) || v.size(d) != q.size(d)) return false;
+  if (q.size(2) == 0 || k.size(2) == 0 || q.stride(3) != 1 || k.stride(3) != 1 || v.stride(3) != 1) return false;
+  if (!mask) return true;
+  const auto& m = *mask;
+  if (m.dim() != 2 && m.dim() != 4) return false;
+  if ((m.size(-2) != q.size(2) && m.size(-2) != 1) || (m.size(-1) != k.size(2) && m.size(-1) != 1)) return false;
+  return m.dim() == 2 || ((m.size(0) == 1 || m.size(0) == q.size(0)) && (m.size(1) == 1 || m.size(1) == q.size(1)));
+}
+
 at::Tensor sdpa(const at::Tensor& query, const at::Tensor& key, const at::Tensor& value,
                 const c10::optional<at::Tensor>& attn_mask, double dropout_p, bool is_causal,
                 c10::optional<double> scale, bool enable_gqa) {
@@ -55,7 +74,9 @@ at::Tensor sdpa(const at::Tensor& query, const at::Tensor& key, const at::Tensor
   TORCH_CHECK(!(dropout_p > 0.0), op, ": dropout_p=", dropout_p,
               " drops attention weights at random on every call, in eval mode too; torch2onnx exports inference: "
               "save the model with dropout_p=0.0 (e.g. dropout_p=self.p if self.training else 0.0)");
-  TORCH_CHECK(!is_causal || !attn_mask, op, ": an explicit attn_mask must not be set when is_causal=True");
+  TORCH_CHECK(!is_causal || !attn_mask || fused_kernel_takes(query, key, value, attn_mask, enable_gqa), op,
+              ": an explicit attn_mask must not be set when is_causal=True (PyTorch's math backend, which takes "
+              "these inputs, refuses it)");
 
   const auto out_type = query.scalar_type();
   const bool upcast = out_type == at::kHalf || out_type == at::kBFloat16;
@@ -69,17 +90,19 @@ at::Tensor sdpa(const at::Tensor& query, const at::Tensor& key, const at::Tensor
   const double factor = std::sqrt(full);
   q = q * (negative ? 0.0 - factor : factor);
 
-  c10::optional<at::Tensor> bias;
-  if (is_causal) {
-    at::Tensor keep = at::ones({q.size(-2), k.size(-2)}, q.options().dtype(at::kBool)).tril();
-    bias = at::where(keep.logical_not(), -std::numeric_limits<double>::infinity(),
-                     at::scalar_tensor(0.0, q.options()));
-  } else if (attn_mask && attn_mask->scalar_type() == at::kBool) {
-    // Query's own dtype (not the upcast one), as PyTorch converts before its math backend.
+  // A bool mask becomes 0 / -inf in query's own dtype (not the upcast one), as PyTorch converts it
+  // before choosing a backend.
+  c10::optional<at::Tensor> bias, causal;
+  if (attn_mask && attn_mask->scalar_type() == at::kBool) {
     bias = at::where(attn_mask->logical_not(), -std::numeric_limits<double>::infinity(),
                      at::scalar_tensor(0.0, query.options()));
   } else if (attn_mask) {
     bias = *attn_mask;
+  }
+  if (is_causal) {
+    at::Tensor keep = at::ones({q.size(-2), k.size(-2)}, q.options().dtype(at::kBool)).tril();
+    causal = at::where(keep.logical_not(), -std::numeric_limits<double>::infinity(),
+                       at::scalar_tensor(0.0, q.options()));
   }
 
   if (enable_gqa) {
@@ -93,6 +116,7 @@ at::Tensor sdpa(const at::Tensor& query, const at::Tensor& key, const at::Tensor
   }
   at::Tensor scores = at::matmul(q, k.transpose(-2, -1) * factor);
   if (bias) scores.add_(*bias);
+  if (causal) scores.add_(*causal);
   at::Tensor weights = safe_softmax(scores, -1, c10::nullopt);
   at::Tensor out = at::matmul(weights, v);
   return upcast ? out.to(out_type) : out;

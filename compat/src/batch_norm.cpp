@@ -11,7 +11,9 @@
 //   aten::_batch_norm_no_update(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
 //       Tensor? running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)
 // All are native_batch_norm as PyTorch 2.6's CPU kernels call it (output, save_mean, save_invstd);
-// the last two add the `reserve` output, an empty uint8 tensor on the CPU.
+// the last two add the `reserve` output, an empty uint8 tensor on the CPU. Without training the
+// saved statistics are empty (shape [0]) on the CPU; libtorch 1.13's meta kernels give them shape [C]:
+// made empty here on every device, so the example run's meta pass sees the CPU's shapes.
 #include "compat_common.hpp"
 
 #include <tuple>
@@ -22,20 +24,29 @@ namespace {
 using Three = std::tuple<at::Tensor, at::Tensor, at::Tensor>;
 using Four = std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor>;
 
+Three batch_norm(const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
+                 const c10::optional<at::Tensor>& running_mean, const c10::optional<at::Tensor>& running_var,
+                 bool training, double momentum, double eps) {
+  Three r = at::native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps);
+  if (training) return r;
+  const auto options = std::get<1>(r).options();
+  return {std::get<0>(r), at::empty({0}, options), at::empty({0}, options)};
+}
+
 Three legit(const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
             at::Tensor& running_mean, at::Tensor& running_var, bool training, double momentum, double eps) {
-  return at::native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps);
+  return batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps);
 }
 
 Three legit_no_stats(const at::Tensor& input, const c10::optional<at::Tensor>& weight,
                      const c10::optional<at::Tensor>& bias, bool training, double momentum, double eps) {
-  return at::native_batch_norm(input, weight, bias, at::Tensor(), at::Tensor(), training, momentum, eps);
+  return batch_norm(input, weight, bias, c10::nullopt, c10::nullopt, training, momentum, eps);
 }
 
 Three legit_no_training(const at::Tensor& input, const c10::optional<at::Tensor>& weight,
                         const c10::optional<at::Tensor>& bias, const at::Tensor& running_mean,
                         const at::Tensor& running_var, double momentum, double eps) {
-  return at::native_batch_norm(input, weight, bias, running_mean, running_var, false, momentum, eps);
+  return batch_norm(input, weight, bias, running_mean, running_var, false, momentum, eps);
 }
 
 Four with_reserve(Three r, const at::Tensor& input) {
@@ -44,13 +55,13 @@ Four with_reserve(Three r, const at::Tensor& input) {
 
 Four with_update(const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
                  at::Tensor& running_mean, at::Tensor& running_var, double momentum, double eps) {
-  return with_reserve(at::native_batch_norm(input, weight, bias, running_mean, running_var, true, momentum, eps), input);
+  return with_reserve(batch_norm(input, weight, bias, running_mean, running_var, true, momentum, eps), input);
 }
 
 Four no_update(const at::Tensor& input, const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
                const c10::optional<at::Tensor>& running_mean, const c10::optional<at::Tensor>& running_var,
                double momentum, double eps) {
-  return with_reserve(at::native_batch_norm(input, weight, bias, running_mean, running_var, false, momentum, eps), input);
+  return with_reserve(batch_norm(input, weight, bias, running_mean, running_var, false, momentum, eps), input);
 }
 
 }  // namespace

@@ -2,8 +2,9 @@
 // aten::any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor
 // aten::_is_all_true(Tensor self) -> Tensor                                     (PyTorch 2.1)
 // aten::_is_any_true(Tensor self) -> Tensor
-// all/any over several dims at once: None or [] means every dim (PyTorch's make_dim_mask), dims are
-// wrapped and may not repeat; the result is bool, uint8 for a uint8 input (as the one-dim overloads).
+// all/any over several dims at once: None means every dim, [] none at all (the input, as bool), dims
+// are wrapped and may not repeat; the result is bool, uint8 for a uint8 input (as the one-dim
+// overloads). Checked against PyTorch 2.6.
 // _is_all_true/_is_any_true reduce a bool tensor to a 0-d bool.
 #include "compat_common.hpp"
 
@@ -18,7 +19,11 @@ at::Tensor reduce_dims(const at::Tensor& self, at::OptionalIntArrayRef dim, bool
   const char* op = All ? "aten::all.dims" : "aten::any.dims";
   const int64_t rank = self.dim();
   std::vector<int64_t> dims;
-  if (dim.has_value() && !dim->empty()) {
+  if (dim.has_value() && dim->empty()) {
+    at::Tensor nonzero = self.ne(0);
+    return self.scalar_type() == at::kByte ? nonzero.to(at::kByte) : nonzero;
+  }
+  if (dim.has_value()) {
     dims = wrap_dims(*dim, rank, op);
   } else {
     for (int64_t d = 0; d < std::max<int64_t>(rank, 1); ++d) dims.push_back(d);

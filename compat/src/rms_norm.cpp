@@ -4,8 +4,9 @@
 // As PyTorch 2.6's composite kernel: over the last len(normalized_shape) dims,
 // y = x * rsqrt(mean(x^2) + eps), computed in the op-math type (float32 for float16/bfloat16, the
 // input's dtype otherwise) and rounded to the input's dtype, then multiplied by weight when given
-// (with ordinary type promotion). eps=None is the machine epsilon of the op-math type, a given eps is
-// first rounded to the input's dtype (PyTorch holds it in a scalar_t).
+// (with ordinary type promotion). eps=None is the machine epsilon of the input's dtype (finfo(dtype).eps,
+// also for float16/bfloat16), a given eps is first rounded to the input's dtype (PyTorch holds it in
+// a scalar_t); both checked against PyTorch 2.6.
 #include "compat_common.hpp"
 
 #include <limits>
@@ -30,7 +31,10 @@ at::Tensor rms_norm(const at::Tensor& input, const std::vector<int64_t>& shape, 
   const auto math_type = reduced ? at::kFloat : type;
   double e;
   if (!eps) {
-    e = math_type == at::kDouble ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
+    e = type == at::kDouble  ? std::numeric_limits<double>::epsilon()
+        : type == at::kHalf  ? double(std::numeric_limits<c10::Half>::epsilon())
+        : type == at::kBFloat16 ? double(std::numeric_limits<c10::BFloat16>::epsilon())
+                                : double(std::numeric_limits<float>::epsilon());
   } else if (type == at::kHalf) {
     e = static_cast<float>(static_cast<c10::Half>(*eps));
   } else if (type == at::kBFloat16) {

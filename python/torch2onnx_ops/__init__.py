@@ -48,8 +48,31 @@ def _find_library() -> str:
     raise ImportError(f"torch2onnx_ops: {_LIBRARY_NAME} not found beside {here} (set TORCH2ONNX_OPS_LIBRARY)")
 
 
-library_path = _find_library()
-torch.ops.load_library(library_path)
+def _has_onnx_ops() -> bool:
+    """PyTorch >= 2.8 registers these ops itself (torch.onnx.ops, when imported)."""
+    try:
+        import torch.onnx.ops  # noqa: F401
+    except ImportError:
+        return False
+    try:
+        return bool(torch.ops.onnx.RotaryEmbedding.opset23) and bool(torch.ops.onnx_symbolic._symbolic)
+    except (AttributeError, RuntimeError):
+        return False
+
+
+# The C++ library is built against torch2onnx's libtorch (1.13): it loads into that PyTorch only. Under
+# PyTorch 2.x the ops come from PyTorch itself (>= 2.8) or are registered from Python
+# (_python_kernels.py); library_path is then None.
+library_path: Optional[str]
+if int(torch.__version__.split(".")[0]) < 2:
+    library_path = _find_library()
+    torch.ops.load_library(library_path)
+else:
+    library_path = None
+    if not _has_onnx_ops():
+        from . import _python_kernels  # noqa: E402
+
+        _python_kernels.register(_python_kernels.SCHEMAS)
 
 from . import _aten_decompositions as _decomp  # noqa: E402
 
@@ -201,6 +224,8 @@ def decompose(model_in: str, model_out: str, torch2onnx: Optional[str] = None) -
     """Rewrites a saved TorchScript model's onnx::RotaryEmbedding / onnx::Attention calls into ATen ops
     (`torch2onnx decompose`), so that MODEL_OUT runs in a PyTorch without this library."""
     exe = torch2onnx or os.environ.get("TORCH2ONNX")
+    if not exe and library_path is None:
+        raise RuntimeError("torch2onnx_ops.decompose: pass torch2onnx= (or set TORCH2ONNX) to the torch2onnx program")
     if not exe:
         lib_dir = os.path.dirname(library_path)
         exe = os.path.join(os.path.dirname(lib_dir), "bin", "torch2onnx")

@@ -45,7 +45,7 @@ dpkg-deb -x "$dev_deb" root
 usr=$WORK/root/usr
 cli=$usr/bin/torch2onnx
 for f in "$cli" "$usr/lib/torch2onnx/plugins/t2o_opset9.so" "$usr/lib/torch2onnx/optional/com.microsoft/t2o_com_microsoft.so" \
-         "$usr/lib/libtorch2onnx_ops.so" "$usr/include/torch2onnx/plugin.h" "$usr/include/torch2onnx/version.h" \
+         "$usr/lib/libtorch2onnx_ops.so" "$usr/lib/libtorch2onnx_compat.so" "$usr/include/torch2onnx/plugin.h" "$usr/include/torch2onnx/version.h" \
          "$usr/include/torch2onnx/torch2onnx.hpp" "$usr/include/torch2onnx/registry.hpp" \
          "$usr/lib/cmake/Torch2OnnxSDK/Torch2OnnxSDKConfig.cmake" "$usr/lib/cmake/Torch2Onnx/Torch2OnnxConfig.cmake" \
          "$usr/lib/libtorch2onnx_core.so"; do

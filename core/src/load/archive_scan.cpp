@@ -59,7 +59,9 @@ std::vector<CustomOpUse> unknown_custom_ops(const std::string& path) {
       while (name_end < text.size() && ident_char(text[name_end])) ++name_end;
       if (name_end == ns_end + 1 || name_end >= text.size() || text[name_end] != '(') continue;
       std::string op = text.substr(pos, ns_end - pos) + "::" + text.substr(ns_end + 1, name_end - ns_end - 1);
-      if (known_to_libtorch(op)) continue;
+      // aten:: and prim:: are libtorch's own namespaces, never a custom op's: an unknown one is an op of
+      // a newer PyTorch, which the loader's error names (model_loader.cpp).
+      if (op.rfind("aten::", 0) == 0 || op.rfind("prim::", 0) == 0 || known_to_libtorch(op)) continue;
       auto& use = found[op];
       use.op = op;
       if (use.count++ < 3) use.locations.push_back(record + ":" + std::to_string(line));

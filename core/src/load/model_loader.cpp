@@ -6,10 +6,81 @@
 
 #include <caffe2/serialize/inline_container.h>
 
+#include <cctype>
 #include <fstream>
 #include <sys/stat.h>
 
+#ifndef T2O_LIBTORCH_VERSION
+#define T2O_LIBTORCH_VERSION "1.13"
+#endif
+
 namespace t2o::core {
+
+namespace {
+
+bool builtin_namespace(const std::string& op) {
+  return op.rfind("aten::", 0) == 0 || op.rfind("prim::", 0) == 0;
+}
+
+// "aten::name" (overload dropped) at `at` in `text`, or "".
+std::string op_name_at(const std::string& text, size_t at) {
+  size_t end = text.find("::", at);
+  if (end == std::string::npos) return {};
+  end += 2;
+  while (end < text.size() && (std::isalnum((unsigned char)text[end]) || text[end] == '_')) ++end;
+  return text.substr(at, end - at);
+}
+
+// Where TorchScript's message points: ` (code/__torch__/model.py:12)`, or "".
+std::string call_site(const std::string& message) {
+  const std::string file = "File \"";
+  size_t f = message.find(file);
+  if (f == std::string::npos) return {};
+  size_t name_end = message.find('"', f + file.size());
+  size_t line = message.find(", line ", name_end);
+  if (name_end == std::string::npos || line == std::string::npos || line != name_end + 1) return {};
+  size_t digits = line + 7, end = digits;
+  while (end < message.size() && std::isdigit((unsigned char)message[end])) ++end;
+  return " (" + message.substr(f + file.size(), name_end - f - file.size()) + ":" +
+         message.substr(digits, end - digits) + ")";
+}
+
+// libtorch resolves every call of a TorchScript file's code again at load, by op name and arguments:
+// an op added after libtorch 1.13 fails as "Unknown builtin op: aten::X." and a new overload or
+// argument as "Arguments for call are not valid." (or "aten::X(…) -> …:\nExpected at most N
+// arguments …") followed by every variant's schema. Either becomes one line naming the op; "" when
+// the message is neither.
+std::string newer_pytorch_op(const std::string& message) {
+  const std::string newer = "PyTorch newer than the libtorch torch2onnx was built with (libtorch " T2O_LIBTORCH_VERSION ")";
+  const std::string unknown = "Unknown builtin op: ";
+  size_t at = message.find(unknown);
+  if (at != std::string::npos) {
+    std::string op = op_name_at(message, at + unknown.size());
+    if (!builtin_namespace(op)) return {};
+    return "the model calls " + op + call_site(message) + ", an op of a " + newer +
+           " that no loaded kernel library provides";
+  }
+  // The first schema the message lists: the variants of the op the call names.
+  size_t schema = std::string::npos;
+  for (size_t line = 0; line < message.size(); line = message.find('\n', line) + 1) {
+    size_t first = message.find_first_not_of(" \t", line);
+    if (first == std::string::npos) break;
+    if (message.compare(first, 6, "aten::") == 0 || message.compare(first, 6, "prim::") == 0) {
+      schema = first;
+      break;
+    }
+    if (message.find('\n', line) == std::string::npos) break;
+  }
+  const bool invalid = message.find("Arguments for call are not valid") != std::string::npos;
+  const bool too_many = schema != std::string::npos && message.find("Expected at most ", schema) != std::string::npos &&
+                        message.find(" positional arguments", schema) != std::string::npos;
+  if (schema == std::string::npos || (!invalid && !too_many)) return {};
+  return "the model calls " + op_name_at(message, schema) + call_site(message) +
+         " with arguments that none of its libtorch " T2O_LIBTORCH_VERSION " overloads takes: an overload or argument of a " +
+         newer;
+}
+
+}  // namespace
 
 torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights) {
   struct stat st {};
@@ -60,6 +131,8 @@ torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights) 
     } catch (const std::exception&) {
     }
     if (!unknown.empty()) throw UnknownCustomOpsError(path, std::move(unknown));
+    std::string newer = newer_pytorch_op(e.what());
+    if (!newer.empty()) throw ExportError(path + ": cannot load TorchScript: " + newer, e.what());
     // Errors raised inside TorchScript code the loader runs (a quantized module's __setstate__
     // packing its weights) come with a traceback: error_reason picks the reason out of it.
     throw ExportError(path + ": cannot load TorchScript: " + error_reason(e.what()), e.what());
