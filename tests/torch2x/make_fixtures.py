@@ -244,7 +244,7 @@ class AllAnyDims(nn.Module):
     def forward(self, x):
         b = x > 0
         return (b.all(dim=(0, 1)), b.any(dim=(1, 2), keepdim=True), torch.all(b, dim=[0, 2]),
-                torch.all(b, dim=None, keepdim=True))
+                torch.any(x, dim=[]), torch.all(b, dim=None, keepdim=True))  # dim=[]: no reduction
 
 
 @case("all_any_dims", methods=("trace", "script"))
