@@ -325,9 +325,9 @@ class PadSeq(nn.Module):
                 torch.nn.utils.rnn.pad_sequence([a, b]))
 
 
-# Scripted, 2.x's pad_sequence asks isinstance(sequences, Tensor) of its Union argument: a
-# prim::isinstance the exporter does not fold (yet), so traced only.
-@case("pad_sequence_side")
+# Scripted, 2.x's pad_sequence asks isinstance(sequences, Tensor) of its Union argument (folded at
+# export: core/src/prepare/passes.cpp, static_isinstance).
+@case("pad_sequence_side", methods=("trace", "script"))
 def _():
     return PadSeq(), (r(3, 2), r(5, 2))
 
