@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "forms.hpp"
 #include "host_tensor.hpp"
 #include "values.hpp"
 
@@ -104,6 +105,44 @@ inline AttentionResult multi_head_attention(Ctx& ctx, const Value& q_in, const V
   r.out = linear_rows(ctx, o, out_w, out_b);
   if (need_weights) r.weights = average ? reduce(ctx, "ReduceMean", p, {1}, false) : p;
   return r;
+}
+
+// Key/value heads repeated for grouped-query attention: x [..., H, S, D] with the heads at `axis`
+// becomes [..., H * groups, S, D], head j serving heads j*groups .. j*groups+groups-1 (PyTorch's
+// repeat_interleave(groups, dim=axis), and ONNX Attention-23's kv_num_heads). `rank` is x's rank.
+inline Value repeat_kv_heads(Ctx& ctx, const Value& x, int64_t groups, int64_t axis, int64_t rank) {
+  if (groups == 1) return x;
+  std::vector<int64_t> reps((size_t)rank + 1, 1);
+  reps[(size_t)axis + 1] = groups;
+  Value tiled = ctx.op("Tile", {unsqueeze(ctx, x, {axis + 1}), ctx.const_i64(reps)});  // [..., H, g, S, D]
+  // The new shape: x's dims with the head axis multiplied by `groups`.
+  Value shape = ctx.op("Shape", {x});
+  std::vector<Value> parts;
+  if (axis > 0) parts.push_back(slice(ctx, shape, {0}, {0}, {axis}));
+  parts.push_back(ctx.op("Mul", {slice(ctx, shape, {0}, {axis}, {axis + 1}), ctx.const_i64({groups})}));
+  parts.push_back(slice(ctx, shape, {0}, {axis + 1}, {rank}));
+  return ctx.op("Reshape", {tiled, ctx.op("Concat", parts, {Attr::i("axis", 0)})});
+}
+
+// Causal masks: a [rows, cols] bool tensor, true where key t is hidden from query s, i.e.
+// t > s + offset (the complement of tril(ones(rows, cols), diagonal=offset)). Static sizes give a
+// constant, valid at every opset.
+inline Value causal_hidden_const(Ctx& ctx, int64_t rows, int64_t cols, int64_t offset) {
+  std::vector<uint8_t> pattern((size_t)(rows * cols));
+  for (int64_t s = 0; s < rows; ++s)
+    for (int64_t t = 0; t < cols; ++t) pattern[(size_t)(s * cols + t)] = t > offset + s ? 1 : 0;
+  return ctx.tensor(T2O_DTYPE_BOOL, {rows, cols}, pattern.data(), pattern.size());
+}
+
+// The same from run-time sizes (0-d int64 tensors; `offset` may be invalid for 0): built with Range,
+// so it needs opset 11; `what` names what made the sizes dynamic, for the refusal below 11.
+inline Value causal_hidden_dynamic(Ctx& ctx, const Value& rows, const Value& cols, const Value& offset,
+                                   const std::string& what) {
+  require(ctx, feature::kRange, what);
+  Value zero = ctx.scalar_i64(0), one = ctx.scalar_i64(1);
+  Value r = unsqueeze(ctx, ctx.op("Range", {zero, rows, one}), {1});
+  Value c = unsqueeze(ctx, ctx.op("Range", {zero, cols, one}), {0});
+  return ctx.op("Greater", {c, offset.valid() ? ctx.op("Add", {r, offset}) : r});
 }
 
 // Layer norm over the last axis: LayerNormalization from opset 17, else mean/variance by hand.

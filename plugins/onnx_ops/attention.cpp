@@ -12,6 +12,8 @@
 //     -> (Tensor, Tensor, Tensor, Tensor)
 #include "rope_attention.hpp"
 
+#include "common/attention.hpp"
+
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -109,13 +111,8 @@ void decompose(Ctx& ctx, const AttnArgs& a) {
 
   Value keys = cast_if(ctx, present_key, dt, ct), values = cast_if(ctx, present_value, dt, ct);
   if (qh != kvh) {  // kv head j serves query heads j*g .. j*g+g-1
-    const int64_t g = qh / kvh;
-    auto expand = [&](const Value& x, int64_t size) {
-      Value t = ctx.op("Tile", {pack::unsqueeze(ctx, x, {2}), ctx.const_i64({1, 1, g, 1, 1})});
-      return ctx.op("Reshape", {t, ctx.const_i64({0, qh, -1, size})});
-    };
-    keys = expand(keys, head_size);
-    values = expand(values, v_head_size);
+    keys = pack::repeat_kv_heads(ctx, keys, qh / kvh, 1, 4);
+    values = pack::repeat_kv_heads(ctx, values, qh / kvh, 1, 4);
   }
   const double scale =
       a.scale ? *a.scale : (double)(float)(1.0 / std::sqrt((double)head_size));  // ONNX Runtime: float
@@ -146,19 +143,13 @@ void decompose(Ctx& ctx, const AttnArgs& a) {
     if (!skip_static) {
       Value hidden;
       if (static_q && total >= 0) {  // a constant pattern, valid at every opset
-        std::vector<uint8_t> pattern((size_t)(q_seq * total));
-        for (int64_t s = 0; s < q_seq; ++s)
-          for (int64_t t = 0; t < total; ++t) pattern[(size_t)(s * total + t)] = t > past_len + s ? 1 : 0;
-        hidden = ctx.tensor(T2O_DTYPE_BOOL, {q_seq, total}, pattern.data(), pattern.size());
+        hidden = pack::causal_hidden_const(ctx, q_seq, total, past_len);
       } else {
-        pack::require(ctx, pack::feature::kRange, "is_causal with a dynamic sequence or past length");
         Value q_len = pack::squeeze(ctx, dim1(ctx, Q, 2), {0});
         Value total_len = pack::squeeze(ctx, dim1(ctx, present_key, 2), {0});
         Value past = a.past_key.valid() ? pack::squeeze(ctx, dim1(ctx, a.past_key, 2), {0}) : ctx.scalar_i64(0);
         Value zero = ctx.scalar_i64(0), one = ctx.scalar_i64(1);
-        Value rows = pack::unsqueeze(ctx, ctx.op("Range", {zero, q_len, one}), {1});
-        Value cols = pack::unsqueeze(ctx, ctx.op("Range", {zero, total_len, one}), {0});
-        hidden = ctx.op("Greater", {cols, ctx.op("Add", {rows, past})});
+        hidden = pack::causal_hidden_dynamic(ctx, q_len, total_len, past, "is_causal with a dynamic sequence or past length");
         if (!static_q || q_seq == 1) {  // ONNX Runtime's decode shortcut, decided at run time
           Value skip = ctx.op("And", {ctx.op("Equal", {q_len, one}), ctx.op("Greater", {past, zero})});
           hidden = ctx.op("And", {hidden, ctx.op("Not", {skip})});

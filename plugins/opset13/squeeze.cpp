@@ -5,3 +5,5 @@
 #include "common/shape_ops.hpp"
 
 T2O_SYMBOLIC("aten::squeeze", 13) { t2o::pack::squeeze_symbolic(ctx, true); }
+// squeeze_copy(self, dim / dims) (PyTorch 2.x aten IR; .dims from 2.0): the same values.
+T2O_SYMBOLIC("aten::squeeze_copy", 13) { t2o::pack::squeeze_symbolic(ctx, true); }

@@ -208,6 +208,20 @@ T2O_SYMBOLIC("aten::hardswish", 9) { hardswish(ctx); }
 T2O_SYMBOLIC("aten::hardswish_", 9) { hardswish(ctx); }
 T2O_SYMBOLIC("aten::softplus", 9) { softplus(ctx); }
 T2O_SYMBOLIC("aten::prelu", 9) { prelu(ctx); }
+// _prelu_kernel(self, weight) (PyTorch 2.x's aten-IR form of prelu): the weight already has the shape
+// that broadcasts (prelu reshapes it to [C, 1, ...] first), which PRelu takes as it is.
+T2O_SYMBOLIC("aten::_prelu_kernel", 9) {
+  Value x = ctx.input(0), w = ctx.input(1);
+  const int64_t r = known_rank(ctx, x), wr = known_rank(ctx, w, "weight");
+  bool fits = wr <= r;
+  for (int64_t i = 1; fits && i <= wr; ++i) {
+    const int64_t wd = w.dim((int32_t)(wr - i)), xd = x.dim((int32_t)(r - i));
+    fits = wd == 1 || wd == xd || (wd < 0 && xd < 0);
+  }
+  if (!fits)
+    unsupported("aten::_prelu_kernel: weight " + str(w.dims()) + " does not broadcast to the input " + str(x.dims()));
+  ctx.set_output(0, ctx.op("PRelu", {x, w}));
+}
 T2O_SYMBOLIC("aten::softsign", 9) { unary(ctx, "Softsign"); }
 // log(sigmoid(x)) = -softplus(-x) (stable for large |x|)
 T2O_SYMBOLIC("aten::log_sigmoid", 9) {

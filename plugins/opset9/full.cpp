@@ -79,6 +79,9 @@ void tensor_from_data(Ctx& ctx) {
 
 T2O_SYMBOLIC("aten::zeros", 9) { sized(ctx, 0.0); }
 T2O_SYMBOLIC("aten::empty", 9) { sized(ctx, 0.0); }
+// empty_permuted(size, physical_layout, *, dtype, ...) (PyTorch 2.1+): values unspecified as empty's;
+// the memory layout does not show in values.
+T2O_SYMBOLIC("aten::empty_permuted", 9) { sized(ctx, 0.0); }
 T2O_SYMBOLIC("aten::ones", 9) { sized(ctx, 1.0); }
 T2O_SYMBOLIC("aten::full", 9) {
   filled(ctx, int_list_tensor(ctx, ctx.input(0)), ctx.input(1), out_dtype(ctx, T2O_DTYPE_FLOAT));

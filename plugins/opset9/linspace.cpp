@@ -4,7 +4,13 @@
 // start + i * step and the others end - (steps - 1 - i) * step, computed in the output's type
 // (double for integer outputs, then truncated). Constant arguments give a constant; run-time
 // start/end give Mul/Add/Where on constant positions; a run-time `steps` needs Range (opset 11).
+// aten::logspace(start, end, steps, float base=10., *, dtype, ...) is base ** (those values), the
+// power taken in the same type, as PyTorch's kernel does. PyTorch 2.x's Tensor overloads
+// (linspace/logspace.Tensor_Tensor, .Tensor_Scalar, .Scalar_Tensor: 0-d tensors for start/end) take
+// the same path as run-time scalars.
 #include <torch2onnx/plugin.hpp>
+
+#include <cmath>
 
 #include "common/constants.hpp"
 #include "common/values.hpp"
@@ -14,21 +20,21 @@ using namespace t2o::pack;
 
 namespace {
 
+// base == 0: linspace; else logspace with that base.
 template <typename T>
-std::vector<double> linspace_values(double start, double end, int64_t steps) {
+std::vector<double> linspace_values(double start, double end, int64_t steps, double base) {
   std::vector<double> out;
-  if (steps == 1) return {(double)(T)start};
+  auto power = [&](T x) { return base == 0 ? x : (T)std::pow((T)base, x); };
+  if (steps == 1) return {(double)power((T)start)};
   T s = (T)start, e = (T)end;
   T step = (e - s) / (T)(steps - 1);
   int64_t halfway = steps / 2;
   for (int64_t i = 0; i < steps; ++i)
-    out.push_back((double)(i < halfway ? s + step * (T)i : e - step * (T)(steps - i - 1)));
+    out.push_back((double)power(i < halfway ? s + step * (T)i : e - step * (T)(steps - i - 1)));
   return out;
 }
 
-}  // namespace
-
-T2O_SYMBOLIC("aten::linspace", 9) {
+void linspace(Ctx& ctx, double base) {
   Value start = ctx.input(0), end = ctx.input(1), steps_arg = ctx.input(2);
   t2o_dtype dt = output_dtype(ctx, 0, T2O_DTYPE_FLOAT);
   // PyTorch computes in the output type, in double for integer outputs.
@@ -38,9 +44,10 @@ T2O_SYMBOLIC("aten::linspace", 9) {
     if (v->kind() == T2O_KIND_TENSOR && v->rank() != 0) fail("aten::linspace: start and end must be 0-d");
   if (start.is_const() && end.is_const() && steps_arg.is_const()) {
     int64_t steps = steps_arg.to_int();
-    if (steps < 0) fail("aten::linspace: argument 'steps'=" + std::to_string(steps) + " is negative");
-    std::vector<double> v = work == T2O_DTYPE_FLOAT ? linspace_values<float>(start.to_float(), end.to_float(), steps)
-                                                    : linspace_values<double>(start.to_float(), end.to_float(), steps);
+    if (steps < 0) fail(ctx.kind() + ": argument 'steps'=" + std::to_string(steps) + " is negative");
+    std::vector<double> v = work == T2O_DTYPE_FLOAT
+                                ? linspace_values<float>(start.to_float(), end.to_float(), steps, base)
+                                : linspace_values<double>(start.to_float(), end.to_float(), steps, base);
     if (is_int_dtype(dt))
       for (auto& x : v) x = (double)(int64_t)x;  // truncation, as the kernel's static_cast
     return ctx.set_output(0, constant_of(ctx, dt, {steps}, v));
@@ -49,9 +56,10 @@ T2O_SYMBOLIC("aten::linspace", 9) {
   Value idx, last, mask;
   if (steps_arg.is_const()) {
     int64_t steps = steps_arg.to_int();
-    if (steps < 0) fail("aten::linspace: argument 'steps'=" + std::to_string(steps) + " is negative");
+    if (steps < 0) fail(ctx.kind() + ": argument 'steps'=" + std::to_string(steps) + " is negative");
     if (steps <= 1) {
       Value y = steps == 0 ? constant_of(ctx, work, {0}, {}, {}) : unsqueeze(ctx, s, {0});
+      if (steps == 1 && base != 0) y = ctx.op("Pow", {ctx.scalar(work, base), y});
       return ctx.set_output(0, cast_to(ctx, typed(ctx, y, work, 1, {steps}), dt));
     }
     std::vector<double> positions, low;
@@ -76,6 +84,19 @@ T2O_SYMBOLIC("aten::linspace", 9) {
   Value low = ctx.op("Add", {s, ctx.op("Mul", {step, idx})});
   Value high = ctx.op("Sub", {e, ctx.op("Mul", {step, ctx.op("Sub", {last, idx})})});
   Value y = ctx.op("Where", {mask, low, high});
+  if (base != 0) y = ctx.op("Pow", {ctx.scalar(work, base), y});
   if (work != dt) y = ctx.op("Cast", {y}, {Attr::i("to", dt)});
   ctx.set_output(0, y);
+}
+
+}  // namespace
+
+// linspace(start, end, int steps, *, dtype, layout, device, pin_memory)
+T2O_SYMBOLIC("aten::linspace", 9) { linspace(ctx, 0.0); }
+
+// logspace(start, end, int steps, float base=10., *, dtype, layout, device, pin_memory)
+T2O_SYMBOLIC("aten::logspace", 9) {
+  const double base = ctx.input(3).to_float();
+  if (base == 0) unsupported("aten::logspace: base 0");
+  linspace(ctx, base);
 }

@@ -1,8 +1,11 @@
 // aten::nonzero / argwhere(self) -> [N, rank] int64 (Transpose of NonZero's [rank, N]),
+// aten::nonzero_static(self, *, size, fill_value=-1) (PyTorch 2.1+) -> the first `size` rows of it,
+// padded with rows of fill_value (Concat of a constant block, then Slice),
 // aten::nonzero_numpy(self) (nonzero(as_tuple=True)) -> one [N] tensor per axis, and
 // aten::masked_select(self, mask) -> the 1-D elements of self (broadcast with mask) where mask.
 #include <torch2onnx/plugin.hpp>
 
+#include "common/constants.hpp"
 #include "common/shape_ops.hpp"
 
 using namespace t2o;
@@ -31,6 +34,20 @@ void nonzero(Ctx& ctx) {
 
 T2O_SYMBOLIC("aten::nonzero", 9) { nonzero(ctx); }
 T2O_SYMBOLIC("aten::argwhere", 9) { nonzero(ctx); }
+
+// nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor [size, rank]
+T2O_SYMBOLIC("aten::nonzero_static", 9) {
+  Value x = ctx.input(0);
+  const int64_t r = known_rank(ctx, x);
+  if (!ctx.input(1).is_const()) unsupported("aten::nonzero_static: argument 'size' is computed at run time");
+  const int64_t size = ctx.input(1).to_int(), fill = ctx.input(2).to_int();
+  if (size < 0) fail("aten::nonzero_static: argument 'size'=" + std::to_string(size) + " is negative");
+  if (r == 0) return ctx.set_output(0, constant_of(ctx, T2O_DTYPE_INT64, {size, 0}, {}, {}));  // no coordinates
+  Value found = ctx.op("Transpose", {nonzero_rows(ctx, x)}, {Attr::ints("perm", {1, 0})});  // [N, r]
+  Value filler = constant_of(ctx, T2O_DTYPE_INT64, {size, r}, {}, std::vector<int64_t>((size_t)(size * r), fill));
+  Value both = ctx.op("Concat", {found, filler}, {Attr::i("axis", 0)});
+  ctx.set_output(0, slice(ctx, both, {0}, {0}, {size}));
+}
 
 T2O_SYMBOLIC("aten::nonzero_numpy", 9) {
   Value x = ctx.input(0);

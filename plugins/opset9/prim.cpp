@@ -140,6 +140,38 @@ T2O_SYMBOLIC("aten::numel", 9) {
   ctx.set_output(0, ctx.make_dynamic_scalar(reduce(ctx, "ReduceProd", shape, {}, false), T2O_KIND_INT));
 }
 
+// Bytes per element of an ONNX element type (0: unknown).
+static int64_t element_bytes(t2o_dtype d) {
+  switch (d) {
+    case T2O_DTYPE_BOOL: case T2O_DTYPE_UINT8: case T2O_DTYPE_INT8: return 1;
+    case T2O_DTYPE_INT16: case T2O_DTYPE_UINT16: case T2O_DTYPE_FLOAT16: case T2O_DTYPE_BFLOAT16: return 2;
+    case T2O_DTYPE_INT32: case T2O_DTYPE_FLOAT: return 4;
+    case T2O_DTYPE_INT64: case T2O_DTYPE_DOUBLE: return 8;
+    default: return 0;
+  }
+}
+
+// prim::itemsize(Tensor a) -> int, prim::nbytes(Tensor a) -> int (PyTorch 2.1+: x.itemsize,
+// x.nbytes in scripted code): the element size, and numel times it.
+T2O_SYMBOLIC("prim::itemsize", 9) {
+  const int64_t b = element_bytes(ctx.input(0).dtype());
+  if (b == 0) unsupported("prim::itemsize: an element type of unknown size");
+  ctx.set_output(0, ctx.make_int(b));
+}
+
+T2O_SYMBOLIC("prim::nbytes", 9) {
+  Value x = ctx.input(0);
+  const int64_t b = element_bytes(x.dtype());
+  if (b == 0) unsupported("prim::nbytes: an element type of unknown size");
+  if (x.has_static_shape()) {
+    int64_t n = b;
+    for (auto d : x.dims()) n *= d;
+    return ctx.set_output(0, ctx.make_int(n));
+  }
+  Value n = reduce(ctx, "ReduceProd", ctx.op("Shape", {x}), {}, false);
+  ctx.set_output(0, ctx.make_dynamic_scalar(ctx.op("Mul", {n, ctx.scalar_i64(b)}), T2O_KIND_INT));
+}
+
 T2O_SYMBOLIC("prim::dtype", 9) {
   t2o_dtype d = ctx.input(0).dtype();
   int64_t st = scalar_type_from_dtype(d);

@@ -20,5 +20,7 @@ void reshape_as(Ctx& ctx) {
 
 T2O_SYMBOLIC("aten::view", 9) { reshape_symbolic(ctx); }
 T2O_SYMBOLIC("aten::reshape", 9) { reshape_symbolic(ctx); }
+// _reshape_copy(self, size) (PyTorch 2.x aten IR): a reshape that always copies, the same values.
+T2O_SYMBOLIC("aten::_reshape_copy", 9) { reshape_symbolic(ctx); }
 T2O_SYMBOLIC("aten::view_as", 9) { reshape_as(ctx); }
 T2O_SYMBOLIC("aten::reshape_as", 9) { reshape_as(ctx); }

@@ -128,11 +128,44 @@ void functionalize_embedding_renorm(const std::shared_ptr<torch::jit::Graph>& gr
 
 // prim::unchecked_cast of a value that already has the cast's type: an Optional argument bound to a
 // tuple (hx given to a scripted nn.LSTM) is a tuple construct now, which tuple lowering must see.
+// Also folds the prim::isinstance checks the static types answer (static_isinstance above).
+// prim::isinstance answered by its input's static type: true when that type is a subtype of a
+// candidate, false when it is a concrete type (no Union, Optional, Any, class) that is none. After
+// inlining, a Union-typed parameter's value has its caller's type: PyTorch 2.x's scripted
+// pad_sequence(sequences: Union[Tensor, List[Tensor]]) asks isinstance(sequences, Tensor) of a list.
+std::optional<bool> static_isinstance(torch::jit::Node* node) {
+  const c10::TypePtr& t = node->input()->type();
+  for (const auto& candidate : node->tys(c10::Symbol::attr("types")))
+    if (t->isSubtypeOf(*candidate)) return true;
+  switch (t->kind()) {
+    case c10::TypeKind::TensorType:
+    case c10::TypeKind::ListType:
+    case c10::TypeKind::TupleType:
+    case c10::TypeKind::DictType:
+    case c10::TypeKind::IntType:
+    case c10::TypeKind::FloatType:
+    case c10::TypeKind::BoolType:
+    case c10::TypeKind::StringType:
+    case c10::TypeKind::NoneType:
+      return false;
+    default:
+      return std::nullopt;
+  }
+}
+
 void drop_satisfied_casts(torch::jit::Block* block) {
   for (auto it = block->nodes().begin(); it != block->nodes().end();) {
     torch::jit::Node* node = *it;
     ++it;
     for (auto* b : node->blocks()) drop_satisfied_casts(b);
+    if (node->kind() == c10::prim::isinstance) {
+      if (auto answer = static_isinstance(node)) {
+        torch::jit::WithInsertPoint guard(node);
+        node->output()->replaceAllUsesWith(node->owningGraph()->insertConstant(*answer));
+        node->destroy();
+      }
+      continue;
+    }
     if (node->kind() != c10::prim::unchecked_cast) continue;
     if (!node->input()->type()->isSubtypeOf(*node->output()->type())) continue;
     node->output()->replaceAllUsesWith(node->input());

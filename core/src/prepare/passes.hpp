@@ -9,7 +9,8 @@
 //   2b. bind_signature          the --input specs bound to forward()'s arguments: tuples, lists and
 //                               dicts of new graph inputs, constants for primitives and None, defaults
 //                               for trailing arguments (signature.cpp); their simple tuples lowered
-//   3. remove list/tensor mutation, constant propagation; reads of bound dicts by key folded
+//   3. remove list/tensor mutation, constant propagation; reads of bound dicts by key folded;
+//      (before it) prim::isinstance that the static types answer, unchecked_casts they satisfy
 //   4. functionalize_view_writes  in-place writes into views become slice_scatter/select_scatter
 //   5. remove_assertions        ifs that only raise (scripted asserts)
 //   6. lower tuples             all of them, or only the simple ones where control flow stays

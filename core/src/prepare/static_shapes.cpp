@@ -135,7 +135,8 @@ const std::unordered_set<std::string>& always_false() {
       "aten::is_grad_enabled", "aten::is_autocast_enabled", "aten::is_autocast_cpu_enabled",
       "prim::is_cuda", "prim::requires_grad", "prim::is_nested", "aten::is_nested", "prim::is_sparse",
       "prim::is_mkldnn", "prim::is_quantized", "prim::is_meta", "prim::is_vulkan", "prim::is_xpu", "prim::is_mps",
-      "prim::is_sparse_csr", "prim::is_ort", "prim::is_ipu", "prim::is_hpu", "prim::is_xla", "prim::is_lazy"};
+      "prim::is_sparse_csr", "prim::is_ort", "prim::is_ipu", "prim::is_hpu", "prim::is_xla", "prim::is_lazy",
+      "prim::is_mtia", "prim::is_maia"};  // PyTorch 2.x (the compatibility library's schemas)
   return ops;
 }
 
