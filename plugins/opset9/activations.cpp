@@ -2,11 +2,14 @@
 // gelu, silu, hardsigmoid, hardswish, mish, softplus, softsign, log_sigmoid, tanhshrink, softshrink,
 // hardshrink, threshold, prelu, rrelu in eval mode (+ in-place variants).
 // Clip's min/max become inputs at opset 11 (common/forms.hpp picks the form); HardSwish exists
-// from 14 (a later pack may override), Gelu from 20.
+// from 14 (a later pack may override), Gelu from 20. On float64, the ops ONNX Runtime runs on
+// float32 only (Elu, Selu, HardSigmoid, LeakyRelu, PRelu, Softplus, Softsign) are replaced by the
+// float64 forms of common/float64_forms.hpp.
 #include <torch2onnx/plugin.hpp>
 
 #include <cmath>
 
+#include "common/float64_forms.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -68,6 +71,8 @@ void gelu(Ctx& ctx) {
 
 void leaky_relu(Ctx& ctx) {
   double slope = ctx.num_inputs() > 1 ? const_number(ctx, 1, "negative_slope") : 0.01;
+  Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_leaky(ctx, x, f64_const(ctx, slope)));
   unary(ctx, "LeakyRelu", {Attr::f("alpha", slope)});
 }
 
@@ -79,6 +84,7 @@ void elu(Ctx& ctx) {
   double input_scale = ctx.num_inputs() > 3 ? const_number(ctx, 3, "input_scale") : 1.0;
   Value x = ctx.input(0);
   t2o_dtype dt = x.dtype();
+  if (needs_float64_form(dt)) return ctx.set_output(0, f64_elu(ctx, x, alpha, scale, input_scale));
   Value y;
   if (input_scale == 1.0) {
     y = ctx.op("Elu", {x}, {Attr::f("alpha", alpha)});
@@ -91,11 +97,16 @@ void elu(Ctx& ctx) {
 }
 
 // hardsigmoid = clamp(x/6 + 1/2, 0, 1)
-void hardsigmoid(Ctx& ctx) { unary(ctx, "HardSigmoid", {Attr::f("alpha", 1.0 / 6), Attr::f("beta", 0.5)}); }
+void hardsigmoid(Ctx& ctx) {
+  Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_hardsigmoid(ctx, x));
+  unary(ctx, "HardSigmoid", {Attr::f("alpha", 1.0 / 6), Attr::f("beta", 0.5)});
+}
 
 // hardswish = x * hardsigmoid(x) (the HardSwish op needs opset 14)
 void hardswish(Ctx& ctx) {
   Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_hardswish(ctx, x));
   Value hs = ctx.op("HardSigmoid", {x}, {Attr::f("alpha", 1.0 / 6), Attr::f("beta", 0.5)});
   ctx.set_output(0, ctx.op("Mul", {x, hs}));
 }
@@ -107,6 +118,7 @@ void silu(Ctx& ctx) {
 
 void mish(Ctx& ctx) {
   Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_mish(ctx, x));
   ctx.set_output(0, ctx.op("Mul", {x, ctx.op("Tanh", {ctx.op("Softplus", {x})})}));
 }
 
@@ -118,6 +130,7 @@ void softplus(Ctx& ctx) {
   double threshold = ctx.num_inputs() > 2 ? const_number(ctx, 2, "threshold") : 20.0;
   Value x = ctx.input(0);
   t2o_dtype dt = x.dtype();
+  if (needs_float64_form(dt)) return ctx.set_output(0, f64_softplus(ctx, x, beta, threshold));
   Value bx = beta == 1.0 ? x : mul_const(ctx, x, dt, beta);
   Value y = ctx.op("Softplus", {bx});
   if (beta != 1.0) y = mul_const(ctx, y, dt, 1.0 / beta);
@@ -137,6 +150,7 @@ void prelu(Ctx& ctx) {
   }
   // PRelu broadcasts the slope into x's shape: a 1-element slope would make a 0-d x 1-D.
   if (r == 0 && w.rank() != 0) w = ctx.op("Reshape", {w, ctx.const_i64({})});
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_leaky(ctx, x, w));
   ctx.set_output(0, ctx.op("PRelu", {x, w}));
 }
 
@@ -160,8 +174,18 @@ void celu(Ctx& ctx) {
   double alpha = ctx.num_inputs() > 1 ? const_number(ctx, 1, "alpha") : 1.0;
   Value x = ctx.input(0);
   t2o_dtype dt = x.dtype();
+  // PyTorch's celu is elu(x, alpha, scale=1, input_scale=1/alpha)
+  if (needs_float64_form(dt)) return ctx.set_output(0, f64_elu(ctx, x, alpha, 1.0, 1.0 / alpha));
   Value y = ctx.op("Elu", {mul_const(ctx, x, dt, 1.0 / alpha)}, {Attr::f("alpha", 1.0)});
   ctx.set_output(0, alpha == 1.0 ? y : mul_const(ctx, y, dt, alpha));
+}
+
+// selu = scale * elu(x, alpha), with PyTorch's constants
+void selu(Ctx& ctx) {
+  Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype()))
+    return ctx.set_output(0, f64_elu(ctx, x, 1.6732632423543772848170429916717, 1.0507009873554804934193349852946, 1.0));
+  unary(ctx, "Selu");
 }
 
 }  // namespace
@@ -195,8 +219,8 @@ T2O_SYMBOLIC("aten::rrelu", 9) {
 }
 T2O_SYMBOLIC("aten::elu", 9) { elu(ctx); }
 T2O_SYMBOLIC("aten::elu_", 9) { elu(ctx); }
-T2O_SYMBOLIC("aten::selu", 9) { unary(ctx, "Selu"); }
-T2O_SYMBOLIC("aten::selu_", 9) { unary(ctx, "Selu"); }
+T2O_SYMBOLIC("aten::selu", 9) { selu(ctx); }
+T2O_SYMBOLIC("aten::selu_", 9) { selu(ctx); }
 T2O_SYMBOLIC("aten::celu", 9) { celu(ctx); }
 T2O_SYMBOLIC("aten::gelu", 9) { gelu(ctx); }
 T2O_SYMBOLIC("aten::silu", 9) { silu(ctx); }
@@ -208,9 +232,14 @@ T2O_SYMBOLIC("aten::hardswish", 9) { hardswish(ctx); }
 T2O_SYMBOLIC("aten::hardswish_", 9) { hardswish(ctx); }
 T2O_SYMBOLIC("aten::softplus", 9) { softplus(ctx); }
 T2O_SYMBOLIC("aten::prelu", 9) { prelu(ctx); }
-T2O_SYMBOLIC("aten::softsign", 9) { unary(ctx, "Softsign"); }
+T2O_SYMBOLIC("aten::softsign", 9) {
+  Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_softsign(ctx, x));
+  unary(ctx, "Softsign");
+}
 // log(sigmoid(x)) = -softplus(-x) (stable for large |x|)
 T2O_SYMBOLIC("aten::log_sigmoid", 9) {
+  if (needs_float64_form(ctx.input(0).dtype())) return ctx.set_output(0, f64_log_sigmoid(ctx, ctx.input(0)));
   ctx.set_output(0, ctx.op("Neg", {ctx.op("Softplus", {ctx.op("Neg", {ctx.input(0)})})}));
 }
 T2O_SYMBOLIC("aten::tanhshrink", 9) {
