@@ -54,6 +54,8 @@ void gelu(Ctx& ctx) {
   t2o_dtype dt = x.dtype();
   std::string approximate = "none";
   if (ctx.num_inputs() > 1 && ctx.input(1).kind() == T2O_KIND_STRING) approximate = ctx.input(1).to_string();
+  if (needs_float64_form(dt) && (approximate == "tanh" || approximate == "none"))
+    return ctx.set_output(0, f64_gelu(ctx, x, approximate == "tanh"));
   Value inner;
   if (approximate == "tanh") {
     // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
@@ -113,6 +115,7 @@ void hardswish(Ctx& ctx) {
 
 void silu(Ctx& ctx) {
   Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_silu(ctx, x));
   ctx.set_output(0, ctx.op("Mul", {x, ctx.op("Sigmoid", {x})}));
 }
 
@@ -166,6 +169,9 @@ void threshold(Ctx& ctx) {
 // (opset 9) is exactly these with bias l / 0.
 void shrink(Ctx& ctx, bool soft) {
   double l = ctx.num_inputs() > 1 ? const_number(ctx, 1, "lambd") : 0.5;
+  Value x = ctx.input(0);
+  // Shrink's lambd is a float32 attribute: on float64 the comparisons use lambd in float64.
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_shrink(ctx, x, l, soft));
   ctx.set_output(0, ctx.op("Shrink", {ctx.input(0)}, {Attr::f("lambd", l), Attr::f("bias", soft ? l : 0.0)}));
 }
 
@@ -213,8 +219,11 @@ T2O_SYMBOLIC("aten::rrelu", 9) {
     if (ctx.num_inputs() > 4 && !ctx.input(4).is_none()) unsupported("aten::rrelu: argument 'generator'");
     Value x = ctx.input(0);
     Value slopes = ctx.op("RandomUniformLike", {x}, {Attr::i("dtype", x.dtype()), Attr::f("low", lower), Attr::f("high", upper)});
+    if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_leaky(ctx, x, slopes));
     return ctx.set_output(0, ctx.op("PRelu", {x, slopes}));
   }
+  Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_leaky(ctx, x, f64_const(ctx, (lower + upper) / 2)));
   unary(ctx, "LeakyRelu", {Attr::f("alpha", (lower + upper) / 2)});
 }
 T2O_SYMBOLIC("aten::elu", 9) { elu(ctx); }

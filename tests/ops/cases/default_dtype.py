@@ -19,7 +19,7 @@ class IntTrueDiv(torch.nn.Module):
 class Factories(torch.nn.Module):
     def forward(self, a):
         n = a.size(0)
-        return (torch.arange(0.5, n, 0.25) + a, torch.full((2, n), 1.1), torch.linspace(0, 1, n),
+        return (torch.arange(0.5, n, 0.25), a + 0.1, torch.full((2, n), 1.1), torch.linspace(0, 1, n),
                 torch.zeros(n) + 0.1, torch.tensor(1.1) * a)
 
 

@@ -29,9 +29,9 @@ class ArangeRuntime(torch.nn.Module):
 
 
 class ArangeRuntimeFloat(torch.nn.Module):
-    # bounds read from a tensor's values (scripted: float(t) at run time)
+    # bounds read from a tensor's values (scripted: float(t) at run time; the example run's t is 1)
     def forward(self, x, t):
-        e = float(t)
+        e = float(t) * 2.75
         return torch.arange(1, e, 1.5, dtype=torch.int64) + x.sum().long(), torch.arange(e, dtype=torch.int32)
 
 
@@ -55,8 +55,8 @@ CASES = [
          cli_args=("--dynamic-axes", "x=0"), more_inputs=[[torch.randn(6)], [torch.randn(1)]]),
     case("arange_runtime_float_int_dtype_script", ArangeRuntime(), [torch.randn(3)], opsets=(11, 17),
          method="script", cli_args=("--dynamic-axes", "x=0"), more_inputs=[[torch.randn(6)]]),
-    case("arange_value_bounds_int_dtype", ArangeRuntimeFloat(), [torch.ones(2), torch.tensor(8.5)], opsets=(11, 17),
-         method="script", more_inputs=[[torch.ones(2), torch.tensor(5.25)], [torch.ones(2), torch.tensor(3.0)]]),
+    case("arange_value_bounds_int_dtype", ArangeRuntimeFloat(), [torch.ones(2), torch.tensor(1)], opsets=(11, 17),
+         method="script", more_inputs=[[torch.ones(2), torch.tensor(3)], [torch.ones(2), torch.tensor(2)]]),
     case("linspace_float_bounds_int_dtype", LinspaceConst(), [X], opsets=(9, 17)),
     case("linspace_runtime_int_dtype", LinspaceRuntime(), [torch.ones(4, dtype=torch.int32), torch.tensor(3.7)],
          opsets=(9, 17), method="script",
