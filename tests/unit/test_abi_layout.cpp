@@ -203,10 +203,10 @@ static_assert(T2O_KIND_OTHER == 8 && T2O_KIND_SEQUENCE == 9 && T2O_KIND_GRAPH ==
 #define T2O_STR_INNER(x) #x
 #define T2O_STR(x) T2O_STR_INNER(x)
 
-TEST(AbiLayout, VersionIsOnePointOne) {
+TEST(AbiLayout, VersionIsOnePointTwo) {
   // A change here is deliberate: a new minor appends members, a new major breaks every pack.
   EXPECT_EQ(T2O_ABI_MAJOR, 1);
-  EXPECT_EQ(T2O_ABI_MINOR, 1);
+  EXPECT_EQ(T2O_ABI_MINOR, 2);
 }
 
 TEST(AbiLayout, EntrySymbolName) {
