@@ -75,6 +75,8 @@ bool parse_conversion_option(Args& args, ConversionArgs& conv) {
   } else if (args.option("--custom-opset", value)) {
     parse_custom_opset(value, options);
   } else if (parse_library_option(args, options.kernel_libraries, options.default_kernel_libraries)) {
+  } else if (args.option("--default-dtype", value)) {
+    options.default_dtype = as_usage([&] { return t2o::core::parse_default_dtype(value); });
   } else if (args.flag("--no-constant-folding")) {
     options.constant_folding = false;
   } else if (args.flag("--no-weights") || args.flag("--weights-as-inputs")) {
@@ -150,6 +152,10 @@ std::string conversion_options_help() {
     "  --custom-opset DOMAIN=V  target version V of custom ONNX domain DOMAIN (repeatable); selects\n"
     "                           the packs' symbolics for that domain as --opset does for the default\n"
     "                           domain; the domain's opset_import says V\n"
+    "  --default-dtype float32|float64\n"
+    "                           torch.get_default_dtype() the model was traced or scripted under (what\n"
+    "                           integer true division, Python floats and float factories give;\n"
+    "                           default: the one torch2onnx.save recorded, else float32)\n"
     "  --no-constant-folding    keep every op as the model has it (default: in eval mode, BatchNorm\n"
     "                           after a convolution or linear layer is folded into its weights, as\n"
     "                           torch.onnx's do_constant_folding does)\n"

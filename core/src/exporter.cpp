@@ -2,6 +2,7 @@
 #include "torch2onnx/core/custom_ops.hpp"
 
 #include "assemble/assembly.hpp"
+#include "signature/default_dtype.hpp"
 #include "signature/example_inputs.hpp"
 #include "run/example_run.hpp"
 #include "load/kernel_libraries.hpp"
@@ -143,6 +144,7 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
                          const t2o::registry::Registry& registry) {
   const ResolvedSignature signature = resolve_signature(given, model_path);  // --input from the .pt, examples
   const ExportOptions& options = signature.options;
+  DefaultDtypeScope default_dtype(options.default_dtype);  // the model's torch.get_default_dtype()
   start_export(out_path, options, registry);
   if (options.progress) options.progress("load", 0, 0);
   return export_loaded(load_torchscript(model_path, options.lazy_weights), model_path, out_path, signature, registry);
@@ -152,6 +154,7 @@ ExportStats export_module(const torch::jit::Module& module, const std::string& o
                           const t2o::registry::Registry& registry) {
   const ResolvedSignature signature = resolve_signature(given, "");  // --example-inputs; no archive to read
   const ExportOptions& options = signature.options;
+  DefaultDtypeScope default_dtype(options.default_dtype);
   start_export(out_path, options, registry);
   if (options.progress) options.progress("load", 0, 0);
   // prepare() sets eval mode and rewrites method graphs: work on a deep copy, never the caller's module.
@@ -211,6 +214,7 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& give
                         const t2o::registry::Registry& registry) {
   const ResolvedSignature signature = resolve_signature(given, model_path);
   const ExportOptions& options = signature.options;
+  DefaultDtypeScope default_dtype(options.default_dtype);
   if (options.opset < kMinOpset || options.opset > kMaxOpset)
     throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "float64_forms.hpp"
 #include "util.hpp"
 
 namespace t2o {
@@ -131,6 +132,8 @@ inline Value reduce(Ctx& ctx, const std::string& op_type, const Value& x, const 
 // (integer types from 12). has_min/has_max false = unbounded.
 // (Values emitted by a symbolic have no known dtype, so callers pass it.)
 inline Value clip(Ctx& ctx, const Value& x, t2o_dtype dt, bool has_min, double min, bool has_max, double max) {
+  // ONNX Runtime has float64 Clip kernels from opset 12 only
+  if (dt == T2O_DTYPE_DOUBLE && ctx.opset() < 12) return f64_clamp(ctx, x, has_min, min, has_max, max);
   if (ctx.opset() >= 11) {
     Value lo = has_min ? ctx.scalar(dt, min) : Value();
     Value hi = has_max ? ctx.scalar(dt, max) : Value();

@@ -16,6 +16,29 @@
 namespace t2o {
 namespace pack {
 
+// PyTorch adds (copies) each source slice to self's slice as a broadcast: its kernel works on
+// self.select(dim, index[j]) and source.select(dim, j), so a source dim of size 1 other than dim
+// spreads over self's. ScatterElements writes exactly the updates' elements, so the source is
+// expanded first to self's shape with dim's size its own (Expand's broadcast of [.., K, ..]
+// against self's shape with 1 at dim). A source whose dims already equal self's stays as it is.
+inline Value broadcast_source(Ctx& ctx, const Value& x, const Value& source, Value src, int64_t axis) {
+  int64_t r = x.rank();
+  if (source.rank() != r) return src;
+  bool same = true;
+  for (int64_t d = 0; d < r; ++d)
+    if (d != axis && (source.dim((int32_t)d) < 0 || source.dim((int32_t)d) != x.dim((int32_t)d))) same = false;
+  if (same) return src;
+  std::vector<Value> parts;
+  std::vector<int64_t> before, after;
+  for (int64_t d = 0; d < axis; ++d) before.push_back(d);
+  for (int64_t d = axis + 1; d < r; ++d) after.push_back(d);
+  if (!before.empty()) parts.push_back(dims_of(ctx, x, before));
+  parts.push_back(ctx.const_i64({1}));
+  if (!after.empty()) parts.push_back(dims_of(ctx, x, after));
+  Value target = parts.size() == 1 ? parts[0] : ctx.op("Concat", parts, {Attr::i("axis", 0)});
+  return ctx.op("Expand", {src, target});
+}
+
 inline void index_scatter_symbolic(Ctx& ctx, bool add) {
   std::string k = ctx.kind();
   Value x = ctx.input(0), index = ctx.input(2), source = ctx.input(3);
@@ -33,6 +56,7 @@ inline void index_scatter_symbolic(Ctx& ctx, bool add) {
     return ctx.set_output(0, add ? ctx.op("Add", {x, src}) : src);
   }
   if (source.rank() == 0) src = unsqueeze(ctx, src, {0});
+  src = broadcast_source(ctx, x, source, src, axis);
   if (add && ctx.num_inputs() > 4) {
     Value alpha = ctx.input(4);
     if (!alpha.is_const()) unsupported(k + ": argument 'alpha' must be constant");

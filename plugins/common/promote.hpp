@@ -5,7 +5,8 @@
 // 0-d tensors, and wrapped numbers (Python scalars: bool, int, float, complex). A 0-d tensor or a
 // number changes the result only when its category (bool < int < float < complex) is higher
 // than the dimensioned tensors'; a number then stands for the default dtype of its category
-// (int64, float32, complex64). tests/unit/test_promote.cpp checks both functions against a table
+// (int64, the default float dtype: float32 or, for a model saved under
+// torch.set_default_dtype(torch.float64), float64 (Ctx::default_dtype), and its complex twin). tests/unit/test_promote.cpp checks both functions against a table
 // made with torch.result_type.
 // Header-only, SDK only.
 #ifndef TORCH2ONNX_PACK_COMMON_PROMOTE_HPP
@@ -77,24 +78,26 @@ inline t2o_dtype combine_categories(t2o_dtype higher, t2o_dtype lower) {
   return higher;
 }
 
-// The dtype a Python number of `dtype`'s category stands for (torch's defaults).
-inline t2o_dtype number_dtype(t2o_dtype dtype) {
+// The dtype a Python number of `dtype`'s category stands for (torch's defaults; default_float is
+// torch.get_default_dtype()).
+inline t2o_dtype number_dtype(t2o_dtype dtype, t2o_dtype default_float = T2O_DTYPE_FLOAT) {
   switch (dtype_category(dtype)) {
     case 0: return T2O_DTYPE_BOOL;
     case 1: return T2O_DTYPE_INT64;
-    case 2: return T2O_DTYPE_FLOAT;
-    default: return T2O_DTYPE_COMPLEX64;
+    case 2: return default_float;
+    default: return complex_of(default_float);
   }
 }
 
 // torch.result_type over (form, dtype) operands; for a Number, dtype names its category.
-inline t2o_dtype result_type(const std::vector<std::pair<Operand, t2o_dtype>>& operands) {
+inline t2o_dtype result_type(const std::vector<std::pair<Operand, t2o_dtype>>& operands,
+                             t2o_dtype default_float = T2O_DTYPE_FLOAT) {
   t2o_dtype dim_t = T2O_DTYPE_UNDEFINED, zero_t = T2O_DTYPE_UNDEFINED, num_t = T2O_DTYPE_UNDEFINED;
   for (const auto& [form, dtype] : operands) {
     if (dtype == T2O_DTYPE_UNDEFINED) continue;
     if (form == Operand::Tensor) dim_t = promote_types(dim_t, dtype);
     else if (form == Operand::ZeroDim) zero_t = promote_types(zero_t, dtype);
-    else num_t = promote_types(num_t, number_dtype(dtype));
+    else num_t = promote_types(num_t, number_dtype(dtype, default_float));
   }
   return combine_categories(dim_t, combine_categories(zero_t, num_t));
 }
@@ -112,18 +115,26 @@ inline std::pair<Operand, t2o_dtype> operand_of(const Value& v) {
   }
 }
 
+// The model's default float dtype, asked of the call the values belong to (FLOAT without one).
+inline t2o_dtype default_float_of(const std::vector<Value>& values) {
+  for (const Value& v : values)
+    if (v.ctx()) return v.ctx()->default_dtype();
+  return T2O_DTYPE_FLOAT;
+}
+
 // torch.result_type over TorchScript values (tensors, 0-d tensors, Python numbers; None skipped).
 inline t2o_dtype result_type(const std::vector<Value>& values) {
   std::vector<std::pair<Operand, t2o_dtype>> operands;
   for (const Value& v : values) operands.push_back(operand_of(v));
-  return result_type(operands);
+  return result_type(operands, default_float_of(values));
 }
 
 // The dtype of ops that give floats for bool/int operands (true division, float functions): the
-// result type, or the default float dtype (float32) when that is bool or an integer.
+// result type, or the default float dtype (float32, or float64 under
+// torch.set_default_dtype(torch.float64)) when that is bool or an integer.
 inline t2o_dtype float_result_type(const std::vector<Value>& values) {
   t2o_dtype t = result_type(values);
-  return dtype_category(t) < 2 ? T2O_DTYPE_FLOAT : t;
+  return dtype_category(t) < 2 ? default_float_of(values) : t;
 }
 
 }  // namespace pack

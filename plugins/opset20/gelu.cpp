@@ -2,6 +2,8 @@
 // gelu(Tensor self, *, str approximate='none') -> Tensor
 #include <torch2onnx/plugin.hpp>
 
+#include "common/float64_forms.hpp"
+
 #include "common/util.hpp"
 
 using namespace t2o;
@@ -13,6 +15,8 @@ static void gelu(Ctx& ctx) {
   if (ctx.num_inputs() > 1 && ctx.input(1).kind() == T2O_KIND_STRING) approximate = ctx.input(1).to_string();
   if (approximate != "none" && approximate != "tanh") unsupported("aten::gelu: approximate='" + approximate + "'");
   if (!is_float_dtype(x.dtype())) unsupported("aten::gelu: element type " + std::to_string((int)x.dtype()) + " (float types only)");
+  // ONNX Runtime runs Gelu (and the Erf of its function body) on float32 only
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_gelu(ctx, x, approximate == "tanh"));
   ctx.set_output(0, ctx.op("Gelu", {x}, {Attr::s("approximate", approximate)}));
 }
 

@@ -2,11 +2,14 @@
 // gelu, silu, hardsigmoid, hardswish, mish, softplus, softsign, log_sigmoid, tanhshrink, softshrink,
 // hardshrink, threshold, prelu, rrelu in eval mode (+ in-place variants).
 // Clip's min/max become inputs at opset 11 (common/forms.hpp picks the form); HardSwish exists
-// from 14 (a later pack may override), Gelu from 20.
+// from 14 (a later pack may override), Gelu from 20. On float64, the ops ONNX Runtime runs on
+// float32 only (Elu, Selu, HardSigmoid, LeakyRelu, PRelu, Softplus, Softsign) are replaced by the
+// float64 forms of common/float64_forms.hpp.
 #include <torch2onnx/plugin.hpp>
 
 #include <cmath>
 
+#include "common/float64_forms.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -51,6 +54,8 @@ void gelu(Ctx& ctx) {
   t2o_dtype dt = x.dtype();
   std::string approximate = "none";
   if (ctx.num_inputs() > 1 && ctx.input(1).kind() == T2O_KIND_STRING) approximate = ctx.input(1).to_string();
+  if (needs_float64_form(dt) && (approximate == "tanh" || approximate == "none"))
+    return ctx.set_output(0, f64_gelu(ctx, x, approximate == "tanh"));
   Value inner;
   if (approximate == "tanh") {
     // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
@@ -68,6 +73,8 @@ void gelu(Ctx& ctx) {
 
 void leaky_relu(Ctx& ctx) {
   double slope = ctx.num_inputs() > 1 ? const_number(ctx, 1, "negative_slope") : 0.01;
+  Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_leaky(ctx, x, f64_const(ctx, slope)));
   unary(ctx, "LeakyRelu", {Attr::f("alpha", slope)});
 }
 
@@ -79,6 +86,7 @@ void elu(Ctx& ctx) {
   double input_scale = ctx.num_inputs() > 3 ? const_number(ctx, 3, "input_scale") : 1.0;
   Value x = ctx.input(0);
   t2o_dtype dt = x.dtype();
+  if (needs_float64_form(dt)) return ctx.set_output(0, f64_elu(ctx, x, alpha, scale, input_scale));
   Value y;
   if (input_scale == 1.0) {
     y = ctx.op("Elu", {x}, {Attr::f("alpha", alpha)});
@@ -91,22 +99,29 @@ void elu(Ctx& ctx) {
 }
 
 // hardsigmoid = clamp(x/6 + 1/2, 0, 1)
-void hardsigmoid(Ctx& ctx) { unary(ctx, "HardSigmoid", {Attr::f("alpha", 1.0 / 6), Attr::f("beta", 0.5)}); }
+void hardsigmoid(Ctx& ctx) {
+  Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_hardsigmoid(ctx, x));
+  unary(ctx, "HardSigmoid", {Attr::f("alpha", 1.0 / 6), Attr::f("beta", 0.5)});
+}
 
 // hardswish = x * hardsigmoid(x) (the HardSwish op needs opset 14)
 void hardswish(Ctx& ctx) {
   Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_hardswish(ctx, x));
   Value hs = ctx.op("HardSigmoid", {x}, {Attr::f("alpha", 1.0 / 6), Attr::f("beta", 0.5)});
   ctx.set_output(0, ctx.op("Mul", {x, hs}));
 }
 
 void silu(Ctx& ctx) {
   Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_silu(ctx, x));
   ctx.set_output(0, ctx.op("Mul", {x, ctx.op("Sigmoid", {x})}));
 }
 
 void mish(Ctx& ctx) {
   Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_mish(ctx, x));
   ctx.set_output(0, ctx.op("Mul", {x, ctx.op("Tanh", {ctx.op("Softplus", {x})})}));
 }
 
@@ -118,6 +133,7 @@ void softplus(Ctx& ctx) {
   double threshold = ctx.num_inputs() > 2 ? const_number(ctx, 2, "threshold") : 20.0;
   Value x = ctx.input(0);
   t2o_dtype dt = x.dtype();
+  if (needs_float64_form(dt)) return ctx.set_output(0, f64_softplus(ctx, x, beta, threshold));
   Value bx = beta == 1.0 ? x : mul_const(ctx, x, dt, beta);
   Value y = ctx.op("Softplus", {bx});
   if (beta != 1.0) y = mul_const(ctx, y, dt, 1.0 / beta);
@@ -137,6 +153,7 @@ void prelu(Ctx& ctx) {
   }
   // PRelu broadcasts the slope into x's shape: a 1-element slope would make a 0-d x 1-D.
   if (r == 0 && w.rank() != 0) w = ctx.op("Reshape", {w, ctx.const_i64({})});
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_leaky(ctx, x, w));
   ctx.set_output(0, ctx.op("PRelu", {x, w}));
 }
 
@@ -152,6 +169,9 @@ void threshold(Ctx& ctx) {
 // (opset 9) is exactly these with bias l / 0.
 void shrink(Ctx& ctx, bool soft) {
   double l = ctx.num_inputs() > 1 ? const_number(ctx, 1, "lambd") : 0.5;
+  Value x = ctx.input(0);
+  // Shrink's lambd is a float32 attribute: on float64 the comparisons use lambd in float64.
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_shrink(ctx, x, l, soft));
   ctx.set_output(0, ctx.op("Shrink", {ctx.input(0)}, {Attr::f("lambd", l), Attr::f("bias", soft ? l : 0.0)}));
 }
 
@@ -160,8 +180,18 @@ void celu(Ctx& ctx) {
   double alpha = ctx.num_inputs() > 1 ? const_number(ctx, 1, "alpha") : 1.0;
   Value x = ctx.input(0);
   t2o_dtype dt = x.dtype();
+  // PyTorch's celu is elu(x, alpha, scale=1, input_scale=1/alpha)
+  if (needs_float64_form(dt)) return ctx.set_output(0, f64_elu(ctx, x, alpha, 1.0, 1.0 / alpha));
   Value y = ctx.op("Elu", {mul_const(ctx, x, dt, 1.0 / alpha)}, {Attr::f("alpha", 1.0)});
   ctx.set_output(0, alpha == 1.0 ? y : mul_const(ctx, y, dt, alpha));
+}
+
+// selu = scale * elu(x, alpha), with PyTorch's constants
+void selu(Ctx& ctx) {
+  Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype()))
+    return ctx.set_output(0, f64_elu(ctx, x, 1.6732632423543772848170429916717, 1.0507009873554804934193349852946, 1.0));
+  unary(ctx, "Selu");
 }
 
 }  // namespace
@@ -189,14 +219,17 @@ T2O_SYMBOLIC("aten::rrelu", 9) {
     if (ctx.num_inputs() > 4 && !ctx.input(4).is_none()) unsupported("aten::rrelu: argument 'generator'");
     Value x = ctx.input(0);
     Value slopes = ctx.op("RandomUniformLike", {x}, {Attr::i("dtype", x.dtype()), Attr::f("low", lower), Attr::f("high", upper)});
+    if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_leaky(ctx, x, slopes));
     return ctx.set_output(0, ctx.op("PRelu", {x, slopes}));
   }
+  Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_leaky(ctx, x, f64_const(ctx, (lower + upper) / 2)));
   unary(ctx, "LeakyRelu", {Attr::f("alpha", (lower + upper) / 2)});
 }
 T2O_SYMBOLIC("aten::elu", 9) { elu(ctx); }
 T2O_SYMBOLIC("aten::elu_", 9) { elu(ctx); }
-T2O_SYMBOLIC("aten::selu", 9) { unary(ctx, "Selu"); }
-T2O_SYMBOLIC("aten::selu_", 9) { unary(ctx, "Selu"); }
+T2O_SYMBOLIC("aten::selu", 9) { selu(ctx); }
+T2O_SYMBOLIC("aten::selu_", 9) { selu(ctx); }
 T2O_SYMBOLIC("aten::celu", 9) { celu(ctx); }
 T2O_SYMBOLIC("aten::gelu", 9) { gelu(ctx); }
 T2O_SYMBOLIC("aten::silu", 9) { silu(ctx); }
@@ -222,9 +255,14 @@ T2O_SYMBOLIC("aten::_prelu_kernel", 9) {
     unsupported("aten::_prelu_kernel: weight " + str(w.dims()) + " does not broadcast to the input " + str(x.dims()));
   ctx.set_output(0, ctx.op("PRelu", {x, w}));
 }
-T2O_SYMBOLIC("aten::softsign", 9) { unary(ctx, "Softsign"); }
+T2O_SYMBOLIC("aten::softsign", 9) {
+  Value x = ctx.input(0);
+  if (needs_float64_form(x.dtype())) return ctx.set_output(0, f64_softsign(ctx, x));
+  unary(ctx, "Softsign");
+}
 // log(sigmoid(x)) = -softplus(-x) (stable for large |x|)
 T2O_SYMBOLIC("aten::log_sigmoid", 9) {
+  if (needs_float64_form(ctx.input(0).dtype())) return ctx.set_output(0, f64_log_sigmoid(ctx, ctx.input(0)));
   ctx.set_output(0, ctx.op("Neg", {ctx.op("Softplus", {ctx.op("Neg", {ctx.input(0)})})}));
 }
 T2O_SYMBOLIC("aten::tanhshrink", 9) {

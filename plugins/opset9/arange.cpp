@@ -1,8 +1,12 @@
 // aten::arange(end, ...), arange.start(start, end, ...), arange.start_step(start, end, step, ...)
 // (the overload is told by the input count: 5, 6 or 7). Range needs opset 11 (opset11/arange.cpp);
 // before, constant bounds give a constant tensor and run-time bounds are refused.
-// Values are computed as PyTorch does: n = ceil((end - start) / step) in double, start + i * step
-// (in int64 when every bound is an int), then cast to the output's dtype.
+// Values are computed as PyTorch's kernel does: n = ceil((end - start) / step) in double, start +
+// i * step (in int64 when every bound is an int), then cast to the output's dtype. Float bounds
+// with an integer dtype: the kernel reads each bound as its accumulation type (int64, truncated
+// toward zero) for the values; the length comes from the truncated bounds for int64, from the
+// double bounds for the narrower integer types (arange(8.5, dtype=int64) has 8 elements, with
+// dtype=int32 9).
 #include <torch2onnx/plugin.hpp>
 
 #include <cmath>
@@ -50,6 +54,15 @@ T2O_SYMBOLIC("aten::arange", 9) {
   }
   double start = b.start.valid() ? b.start.to_float() : 0.0, end = b.end.to_float(),
          step = b.step.valid() ? b.step.to_float() : 1.0;
+  if (is_int_dtype(dt)) {
+    int64_t s = (int64_t)start, e = (int64_t)end, d = (int64_t)step;  // truncation, as Scalar::to<int64_t>
+    if (d == 0) fail("aten::arange: step must be non-zero");
+    int64_t n = dt == T2O_DTYPE_INT64 ? (int64_t)std::ceil((double)(e - s) / (double)d)
+                                      : (int64_t)std::ceil((end - start) / step);
+    std::vector<int64_t> values;
+    for (int64_t i = 0; i < n; ++i) values.push_back(s + i * d);
+    return ctx.set_output(0, constant_of(ctx, dt, {(int64_t)values.size()}, {}, values));
+  }
   if (step == 0) fail("aten::arange: step must be non-zero");
   int64_t n = (int64_t)std::ceil((end - start) / step);
   std::vector<double> values;

@@ -2,8 +2,9 @@
 //     Device? device=None, bool? pin_memory=None) -> Tensor
 // As PyTorch's CPU kernel: step = (end - start) / (steps - 1), the first steps/2 values are
 // start + i * step and the others end - (steps - 1 - i) * step, computed in the output's type
-// (double for integer outputs, then truncated). Constant arguments give a constant; run-time
-// start/end give Mul/Add/Where on constant positions; a run-time `steps` needs Range (opset 11).
+// (integer outputs: start and end truncated to integers first, as the kernel reads them as its own
+// type, then in double, then truncated). Constant arguments give a constant; run-time start/end give
+// Mul/Add/Where on constant positions; a run-time `steps` needs Range (opset 11).
 // aten::logspace(start, end, steps, float base=10., *, dtype, ...) is base ** (those values), the
 // power taken in the same type, as PyTorch's kernel does. PyTorch 2.x's Tensor overloads
 // (linspace/logspace.Tensor_Tensor, .Tensor_Scalar, .Scalar_Tensor: 0-d tensors for start/end) take
@@ -45,14 +46,20 @@ void linspace(Ctx& ctx, double base) {
   if (start.is_const() && end.is_const() && steps_arg.is_const()) {
     int64_t steps = steps_arg.to_int();
     if (steps < 0) fail(ctx.kind() + ": argument 'steps'=" + std::to_string(steps) + " is negative");
-    std::vector<double> v = work == T2O_DTYPE_FLOAT
-                                ? linspace_values<float>(start.to_float(), end.to_float(), steps, base)
-                                : linspace_values<double>(start.to_float(), end.to_float(), steps, base);
+    double s0 = start.to_float(), e0 = end.to_float();
+    // An integer output reads start and end as its own type first (truncated toward zero).
+    if (is_int_dtype(dt)) s0 = (double)(int64_t)s0, e0 = (double)(int64_t)e0;
+    std::vector<double> v = work == T2O_DTYPE_FLOAT ? linspace_values<float>(s0, e0, steps, base)
+                                                    : linspace_values<double>(s0, e0, steps, base);
     if (is_int_dtype(dt))
       for (auto& x : v) x = (double)(int64_t)x;  // truncation, as the kernel's static_cast
     return ctx.set_output(0, constant_of(ctx, dt, {steps}, v));
   }
   Value s = to_dtype(ctx, start, work), e = to_dtype(ctx, end, work);
+  if (is_int_dtype(dt)) {  // start and end truncated to integers first, as above
+    s = ctx.op("Cast", {to_dtype(ctx, start, T2O_DTYPE_INT64)}, {Attr::i("to", work)});
+    e = ctx.op("Cast", {to_dtype(ctx, end, T2O_DTYPE_INT64)}, {Attr::i("to", work)});
+  }
   Value idx, last, mask;
   if (steps_arg.is_const()) {
     int64_t steps = steps_arg.to_int();

@@ -31,10 +31,19 @@ int64_t position(Ctx& ctx, const Value& index, int64_t n, bool clamp) {
   return i;
 }
 
+// A list put into a list built at run time (List[List[Tensor]] grown in a loop): an ONNX sequence
+// of sequences, which ONNX Runtime's Sequence* kernels do not take (the model would not load).
+void refuse_nested(Ctx& ctx, const Value& el) {
+  if (el.is_list() || el.is_sequence())
+    unsupported(ctx.kind() + ": a list put into a list built at run time (a nested list, List[List[...]]): "
+                "ONNX Runtime's sequences hold tensors only");
+}
+
 }  // namespace
 
 T2O_SYMBOLIC("t2o::list_append", 9) {
   Value list = ctx.input(0), el = ctx.input(1);
+  if (list.is_sequence()) refuse_nested(ctx, el);
   if (list.is_sequence()) return ctx.set_output(0, as_sequence(ctx, ctx.op("SequenceInsert", {list, el})));
   if (!list.is_list()) unsupported("t2o::list_append: not a list");
   auto items = list.items();
@@ -44,6 +53,7 @@ T2O_SYMBOLIC("t2o::list_append", 9) {
 
 T2O_SYMBOLIC("t2o::list_insert", 9) {
   Value list = ctx.input(0), index = ctx.input(1), el = ctx.input(2);
+  if (list.is_sequence()) refuse_nested(ctx, el);
   if (list.is_sequence()) {
     // ONNX accepts positions in [-n, n]; Python clamps any other into that range.
     Value n = ctx.op("SequenceLength", {list});

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "common/float64_forms.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -65,22 +66,6 @@ FLOAT_UNARY("sqrt", "Sqrt")
 FLOAT_UNARY("reciprocal", "Reciprocal")
 FLOAT_UNARY("sin", "Sin")
 FLOAT_UNARY("cos", "Cos")
-FLOAT_UNARY("tan", "Tan")
-FLOAT_UNARY("asin", "Asin")
-FLOAT_UNARY("acos", "Acos")
-FLOAT_UNARY("atan", "Atan")
-FLOAT_UNARY("sinh", "Sinh")
-FLOAT_UNARY("cosh", "Cosh")
-FLOAT_UNARY("asinh", "Asinh")
-FLOAT_UNARY("acosh", "Acosh")
-FLOAT_UNARY("atanh", "Atanh")
-FLOAT_UNARY("arcsin", "Asin")
-FLOAT_UNARY("arccos", "Acos")
-FLOAT_UNARY("arctan", "Atan")
-FLOAT_UNARY("arcsinh", "Asinh")
-FLOAT_UNARY("arccosh", "Acosh")
-FLOAT_UNARY("arctanh", "Atanh")
-FLOAT_UNARY("erf", "Erf")
 
 #define COMPOSITE(NAME, BODY)                                                                           \
   T2O_SYMBOLIC("aten::" NAME, 9) { composite(ctx, [&](const Value& x, t2o_dtype dt) -> Value { BODY }); } \
@@ -92,7 +77,26 @@ COMPOSITE("log10", return ctx.op("Div", {ctx.op("Log", {x}), k(ctx, dt, std::log
 COMPOSITE("log1p", return ctx.op("Log", {ctx.op("Add", {x, k(ctx, dt, 1.0)})});)
 COMPOSITE("expm1", return ctx.op("Sub", {ctx.op("Exp", {x}), k(ctx, dt, 1.0)});)
 COMPOSITE("exp2", return ctx.op("Pow", {k(ctx, dt, 2.0), x});)
-COMPOSITE("erfc", return ctx.op("Sub", {k(ctx, dt, 1.0), ctx.op("Erf", {x})});)
+// ONNX Runtime runs Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh on float32 only: float64
+// takes the forms of common/float64_forms.hpp (tan = sin / cos).
+COMPOSITE("tan", return needs_float64_form(dt) ? ctx.op("Div", {ctx.op("Sin", {x}), ctx.op("Cos", {x})}) : ctx.op("Tan", {x});)
+COMPOSITE("asin", return needs_float64_form(dt) ? f64_asin(ctx, x) : ctx.op("Asin", {x});)
+COMPOSITE("acos", return needs_float64_form(dt) ? f64_acos(ctx, x) : ctx.op("Acos", {x});)
+COMPOSITE("atan", return needs_float64_form(dt) ? f64_atan(ctx, x) : ctx.op("Atan", {x});)
+COMPOSITE("sinh", return needs_float64_form(dt) ? f64_sinh(ctx, x) : ctx.op("Sinh", {x});)
+COMPOSITE("cosh", return needs_float64_form(dt) ? f64_cosh(ctx, x) : ctx.op("Cosh", {x});)
+COMPOSITE("asinh", return needs_float64_form(dt) ? f64_asinh(ctx, x) : ctx.op("Asinh", {x});)
+COMPOSITE("acosh", return needs_float64_form(dt) ? f64_acosh(ctx, x) : ctx.op("Acosh", {x});)
+COMPOSITE("atanh", return needs_float64_form(dt) ? f64_atanh(ctx, x) : ctx.op("Atanh", {x});)
+COMPOSITE("arcsin", return needs_float64_form(dt) ? f64_asin(ctx, x) : ctx.op("Asin", {x});)
+COMPOSITE("arccos", return needs_float64_form(dt) ? f64_acos(ctx, x) : ctx.op("Acos", {x});)
+COMPOSITE("arctan", return needs_float64_form(dt) ? f64_atan(ctx, x) : ctx.op("Atan", {x});)
+COMPOSITE("arcsinh", return needs_float64_form(dt) ? f64_asinh(ctx, x) : ctx.op("Asinh", {x});)
+COMPOSITE("arccosh", return needs_float64_form(dt) ? f64_acosh(ctx, x) : ctx.op("Acosh", {x});)
+COMPOSITE("arctanh", return needs_float64_form(dt) ? f64_atanh(ctx, x) : ctx.op("Atanh", {x});)
+// ONNX Runtime's Erf is float32 only: float64 takes the series of common/float64_forms.hpp
+COMPOSITE("erf", return needs_float64_form(dt) ? f64_erf(ctx, x) : ctx.op("Erf", {x});)
+COMPOSITE("erfc", return ctx.op("Sub", {k(ctx, dt, 1.0), needs_float64_form(dt) ? f64_erf(ctx, x) : ctx.op("Erf", {x})});)
 COMPOSITE("deg2rad", return ctx.op("Mul", {x, k(ctx, dt, M_PI / 180.0)});)
 COMPOSITE("rad2deg", return ctx.op("Mul", {x, k(ctx, dt, 180.0 / M_PI)});)
 

@@ -21,8 +21,11 @@ TorchScript extra file "torch2onnx_signature.json":
    "input_names": [...], "output_names": [...],
    "dynamic_axes": ["input=0:seq,1:batch", ...], as --dynamic-axes
    "example_inputs": ["torch2onnx_example_0.npy", ...],  extra files with the traced example values
-   "forward_inputs": ["float32[5,3,10]", "(float32[1,3,20],float32[1,3,20])"]}  the original arguments,
+   "forward_inputs": ["float32[5,3,10]", "(float32[1,3,20],float32[1,3,20])"],  the original arguments,
                                                          in --input's grammar (for reading only)
+   "default_dtype": "float32"}   torch.get_default_dtype() while tracing: what integer true division,
+                                 Python floats and float factories give (export honours it, as
+                                 --default-dtype does for other .pt files)
 Default input names are forward()'s argument names, with ".i" per tuple/list element and ".key" per
 dict entry (hx.0, hx.1, x.a); outputs default to output_0, output_1, ...
 """
@@ -30,6 +33,7 @@ import contextlib
 import inspect
 import json
 import struct
+import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
@@ -209,10 +213,12 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
                          f"(the flattened tensors: {', '.join(flat.names)})")
     out_names = list(output_names) if output_names else [f"output_{i}" for i in range(len(outputs))]
     known = set(in_names) | set(out_names)
-    for name in (dynamic_axes or {}):
-        if name not in known:
-            raise ValueError(f"torch2onnx.save: dynamic_axes names '{name}', which is no input or output; "
-                             f"valid names: {', '.join(in_names + out_names)}")
+    dynamic_axes = dict(dynamic_axes or {})
+    for name in list(dynamic_axes):
+        if name not in known:  # as torch.onnx.export: reported, left out, and the save goes on
+            warnings.warn(f"torch2onnx.save: dynamic_axes names '{name}', which is no input or output (ignored); "
+                          f"valid names: {', '.join(in_names + out_names)}")
+            del dynamic_axes[name]
     extra = {}
     example_files = []
     for i, t in enumerate(flat.tensors):
@@ -226,6 +232,7 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
         "dynamic_axes": _dynamic_axes_specs(dynamic_axes),
         "example_inputs": example_files,
         "forward_inputs": forward_inputs,
+        "default_dtype": _DTYPE_NAMES[torch.get_default_dtype()],
     }
     extra[SIGNATURE_FILE] = json.dumps(signature)
     traced.save(path, _extra_files=extra)

@@ -23,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "cases"))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixtures"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "python"))
 
 
 def main():
@@ -37,7 +38,8 @@ def main():
 
     for family in families:
         target = os.path.join(out_dir, family)
-        sources = (os.path.join(HERE, "op_case.py"), __file__, mf.__file__)
+        sources = (os.path.join(HERE, "op_case.py"), __file__, mf.__file__,
+                   os.path.join(os.path.dirname(os.path.dirname(HERE)), "python", "torch2onnx", "__init__.py"))
         mf.generate_once(target, os.path.join(HERE, "cases", family + ".py"),
                          lambda digest: generate(target, family, digest), extra_sources=sources)
 
@@ -60,12 +62,19 @@ def generate(target, family, digest):
         d = os.path.join(tmp, c.name)
         os.makedirs(d)
         entry = {"name": c.name, "opsets": c.opsets, "cli_args": c.cli_args, "error": None}
+        saved_default = torch.get_default_dtype()
         try:
+            if c.default_dtype is not None:  # traced, saved and run in PyTorch under this default
+                torch.set_default_dtype(c.default_dtype)
             m = c.module.eval()
-            with torch.no_grad():
-                ts = torch.jit.script(m) if c.method == "script" else torch.jit.trace(m, tuple(c.inputs), check_trace=False)
             pt = os.path.join(d, "model.pt")
-            ts.save(pt)
+            if c.save == "torch2onnx":
+                import torch2onnx
+                torch2onnx.save(m, tuple(c.inputs), pt)
+            else:
+                with torch.no_grad():
+                    ts = torch.jit.script(m) if c.method == "script" else torch.jit.trace(m, tuple(c.inputs), check_trace=False)
+                ts.save(pt)
             meta = mf.outputs_meta(pt, c.inputs, c.rtol, d, c.method)
             if c.compare != "values":  # random ops: compared by distribution (tests/ort/compare.js)
                 meta["compare"] = c.compare
@@ -82,6 +91,8 @@ def generate(target, family, digest):
         except Exception as e:  # reported by the test, with the case's name
             entry["error"] = f"{type(e).__name__}: {e}".splitlines()[0]
             traceback.print_exc()
+        finally:
+            torch.set_default_dtype(saved_default)
         listed.append(entry)
     with open(os.path.join(tmp, "cases.json"), "w") as f:
         json.dump({"source_hash": digest, "family": family, "cases": listed}, f, indent=1)

@@ -38,7 +38,7 @@ class Fn(torch.nn.Module):
 
 class Case:
     def __init__(self, name, module, inputs, opsets, rtol, method, cli_args, compare="values", stat_tol=0.15,
-                 more_inputs=()):
+                 more_inputs=(), default_dtype=None, save="jit"):
         if method not in ("trace", "script"):
             raise ValueError(f"case {name}: method must be 'trace' or 'script'")
         self.name = name
@@ -53,10 +53,16 @@ class Case:
             raise ValueError(f"case {name}: compare must be 'values' or 'stats'")
         self.compare = compare
         self.stat_tol = stat_tol
+        if default_dtype not in (None, torch.float32, torch.float64):
+            raise ValueError(f"case {name}: default_dtype must be torch.float32 or torch.float64")
+        self.default_dtype = default_dtype
+        if save not in ("jit", "torch2onnx"):
+            raise ValueError(f"case {name}: save must be 'jit' or 'torch2onnx'")
+        self.save = save
 
 
 def case(name, module, inputs, opsets=DEFAULT_OPSETS, rtol=1e-4, method="trace", cli_args=(), compare="values",
-         stat_tol=0.15, more_inputs=()):
+         stat_tol=0.15, more_inputs=(), default_dtype=None, save="jit"):
     """A single-op test: NAME (unique within the family, [a-z0-9_]), an nn.Module (put in eval mode),
     its example inputs, the opsets to export at, the relative tolerance |a-b| <= rtol*(1+|b|),
     trace or script, and extra torch2onnx export arguments.
@@ -67,5 +73,11 @@ def case(name, module, inputs, opsets=DEFAULT_OPSETS, rtol=1e-4, method="trace",
     PyTorch's sample spans. Give outputs of a few thousand elements.
 
     MORE_INPUTS: further input lists the exported model also runs on (another branch taken, another
-    trip count; other sizes need --dynamic-axes in CLI_ARGS), each compared with PyTorch's outputs."""
-    return Case(name, module, inputs, opsets, rtol, method, cli_args, compare, stat_tol, more_inputs)
+    trip count; other sizes need --dynamic-axes in CLI_ARGS), each compared with PyTorch's outputs.
+
+    DEFAULT_DTYPE: torch.set_default_dtype while the case is traced (or scripted), saved and run in
+    PyTorch (torch.float64: integer true division, Python floats, float factories give float64).
+    SAVE: "jit" (ScriptModule.save; the export then needs --default-dtype in CLI_ARGS to know it)
+    or "torch2onnx" (torch2onnx.save traces the module and records the default dtype in the .pt)."""
+    return Case(name, module, inputs, opsets, rtol, method, cli_args, compare, stat_tol, more_inputs,
+                default_dtype, save)

@@ -22,6 +22,17 @@ def main():
         def forward(self, *xs):
             return self.fn(*xs)
 
+    from typing import List
+
+    class NestedListAppend(torch.nn.Module):
+        # a list of lists grown in a loop whose trip count is read at run time: an ONNX sequence of
+        # sequences, which ONNX Runtime cannot load (issue 29)
+        def forward(self, x, n):
+            out: List[List[torch.Tensor]] = []
+            for i in range(int(n)):
+                out.append([x, x * i])
+            return x * len(out)
+
     class Linspace(torch.nn.Module):
         def forward(self, x):
             return torch.linspace(0.0, 1.0, int(x.size(0)) + int(x[0]))
@@ -40,6 +51,7 @@ def main():
     for name, (module, inputs) in models.items():
         torch.jit.trace(module.eval(), tuple(inputs)).save(os.path.join(out, name + ".pt"))
     torch.jit.script(Linspace()).save(os.path.join(out, "linspace_runtime_steps.pt"))
+    torch.jit.script(NestedListAppend()).save(os.path.join(out, "nested_list_append.pt"))
 
 
 if __name__ == "__main__":

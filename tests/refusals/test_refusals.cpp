@@ -55,7 +55,9 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"complex_output", {"float32[4,8]"}, 17, {"model output 0 is a complex tensor", "view_as_real"}},
         Refusal{"complex_into_mul", {"float32[4,8]"}, 20, {"aten::mul", "'self' is a complex tensor (complex64)"}},
         Refusal{"fft_below_17", {"float32[4,8]"}, 16, {"aten::fft_fft", "17"}},
-        Refusal{"linspace_runtime_steps", {"float32[4]"}, 10, {"aten::linspace", "'steps'", "--opset 11"}}),
+        Refusal{"linspace_runtime_steps", {"float32[4]"}, 10, {"aten::linspace", "'steps'", "--opset 11"}},
+        Refusal{"nested_list_append", {"float32[3]", "int64[]"}, 17,
+                {"t2o::list_append", "nested list", "sequences hold tensors only"}}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return std::string(info.param.model); });
 
 }  // namespace

@@ -99,8 +99,11 @@ T2O_HOST_FN(subgraph_end, 42);
 T2O_HOST_FN(node_add_metadata, 43);
 // ABI 1.1: quantized tensors
 T2O_HOST_FN(quantized_dtype, 44);
+// ABI 1.2: the default dtype
+T2O_HOST_FN(default_dtype, 45);
 #undef T2O_HOST_FN
-static_assert(sizeof(t2o_host_api) == 16 + 8 * 45, "t2o_host_api size (ABI 1.1: 45 functions)");
+static_assert(sizeof(t2o_host_api) == 16 + 8 * 46, "t2o_host_api size (ABI 1.2: 46 functions)");
+static_assert(std::is_same<decltype(t2o_host_api::default_dtype), int32_t (*)(t2o_ctx*)>::value, "default_dtype");
 static_assert(std::is_same<decltype(t2o_host_api::quantized_dtype), int32_t (*)(t2o_ctx*, int32_t, int32_t)>::value,
               "quantized_dtype");
 static_assert(std::is_same<decltype(t2o_host_api::node_add_metadata),
@@ -200,10 +203,10 @@ static_assert(T2O_KIND_OTHER == 8 && T2O_KIND_SEQUENCE == 9 && T2O_KIND_GRAPH ==
 #define T2O_STR_INNER(x) #x
 #define T2O_STR(x) T2O_STR_INNER(x)
 
-TEST(AbiLayout, VersionIsOnePointOne) {
+TEST(AbiLayout, VersionIsOnePointTwo) {
   // A change here is deliberate: a new minor appends members, a new major breaks every pack.
   EXPECT_EQ(T2O_ABI_MAJOR, 1);
-  EXPECT_EQ(T2O_ABI_MINOR, 1);
+  EXPECT_EQ(T2O_ABI_MINOR, 2);
 }
 
 TEST(AbiLayout, EntrySymbolName) {

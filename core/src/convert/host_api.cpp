@@ -583,6 +583,10 @@ int32_t h_quantized_dtype(t2o_ctx* ctx, int32_t is_output, int32_t index) {
   return quantized_dtype_of(*ctx->session, values[(size_t)index]);
 }
 
+int32_t h_default_dtype(t2o_ctx* ctx) {
+  return ctx->session->options.default_dtype == "float64" ? T2O_DTYPE_DOUBLE : T2O_DTYPE_FLOAT;
+}
+
 }  // namespace
 
 const t2o_host_api* Session::host_api() {
@@ -599,6 +603,8 @@ const t2o_host_api* Session::host_api() {
       h_node_num_blocks, h_block_num_inputs, h_block_num_outputs, h_block_input, h_block_output,
       h_subgraph_begin, h_subgraph_input, h_convert_block, h_subgraph_end,
       h_node_add_metadata, h_quantized_dtype,
+      // ABI 1.2
+      h_default_dtype,
   };
   return &api;
 }

@@ -22,6 +22,19 @@ namespace t2o::core {
 
 namespace {
 
+// torch.onnx's RemovePrintOps: print() and warnings.warn() (prim::Print, aten::warn) have no ONNX
+// counterpart and no result a model uses; they go before anything runs (scripted GoogLeNet and
+// Inception v3 warn in forward()). What only fed them is left to dead-code elimination.
+void remove_print_ops(torch::jit::Block* block) {
+  static const auto warn = c10::Symbol::fromQualString("aten::warn");
+  for (auto it = block->nodes().begin(); it != block->nodes().end();) {
+    auto* n = *it;
+    ++it;
+    for (auto* b : n->blocks()) remove_print_ops(b);
+    if ((n->kind() == c10::prim::Print || n->kind() == warn) && n->outputs().empty()) n->destroy();
+  }
+}
+
 // A traced Python number (int_tensor + 1.5) is recorded as a 0-d tensor constant that was a
 // "wrapped number" (it does not raise the tensor's dtype within its category); the archive keeps
 // no such flag, so libtorch's interpreter would compute float64. PyTorch's own graph executor
@@ -275,6 +288,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
   auto graph = method.graph()->copy();
   try {
     torch::jit::Inline(*graph);
+    remove_print_ops(graph->block());
     auto dicts = bind_signature(out, *graph, inputs);
     drop_satisfied_casts(graph->block());
     if (!inputs.empty()) torch::jit::LowerSimpleTuples(graph);  // tuples of bound arguments read at once

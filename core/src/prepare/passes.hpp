@@ -5,7 +5,8 @@
 //                               as PyTorch's executor does, so they promote as Python numbers
 //   1. eval + freeze            module attributes become constants (weights, flags); QAT's fused
 //                               fake quantizers unfused first (quantized_params.cpp)
-//   2. inline                   one graph for forward(), calls inlined
+//   2. inline                   one graph for forward(), calls inlined; print() and warnings.warn()
+//                               dropped (torch.onnx's RemovePrintOps)
 //   2b. bind_signature          the --input specs bound to forward()'s arguments: tuples, lists and
 //                               dicts of new graph inputs, constants for primitives and None, defaults
 //                               for trailing arguments (signature.cpp); their simple tuples lowered

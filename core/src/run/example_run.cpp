@@ -346,7 +346,11 @@ DynamicAxesPlan ExampleRun::record(TypeTable& types) {
       std::string valid;
       for (const auto& n : in_names) valid += (valid.empty() ? "" : ", ") + n;
       for (const auto& n : out_names) valid += (valid.empty() ? "" : ", ") + n;
-      throw ExportError("--dynamic-axes names '" + spec.name + "', which is no input or output; valid names: " + valid);
+      // As torch.onnx: a key naming no input or output is reported and left out, the export goes on.
+      if (options_.warn)
+        options_.warn("--dynamic-axes names '" + spec.name + "', which is no input or output (ignored); valid names: " +
+                      valid);
+      continue;
     }
     if (in != in_names.end()) {
       size_t i = (size_t)(in - in_names.begin());

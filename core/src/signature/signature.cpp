@@ -2,6 +2,7 @@
 // signature torch2onnx.save() stores inside a .pt.
 #include "signature/signature.hpp"
 
+#include "signature/default_dtype.hpp"
 #include "torch2onnx/core/dtype_table.hpp"
 
 #include <caffe2/serialize/inline_container.h>
@@ -345,6 +346,7 @@ std::optional<SavedSignature> read_saved_signature(const std::string& path) {
     saved.output_names = j.value("output_names", std::vector<std::string>{});
     for (const auto& s : j.value("dynamic_axes", std::vector<std::string>{})) saved.dynamic_axes.push_back(parse_dynamic_axes(s));
     saved.example_files = j.value("example_inputs", std::vector<std::string>{});
+    if (j.contains("default_dtype")) saved.default_dtype = parse_default_dtype(j.at("default_dtype").get<std::string>());
   } catch (const ExportError& e) {
     if (std::string(e.what()).rfind(path, 0) == 0) throw;
     throw bad(e.what());
@@ -356,6 +358,7 @@ std::optional<SavedSignature> read_saved_signature(const std::string& path) {
 
 ExportOptions with_saved_signature(const ExportOptions& options, const SavedSignature& saved) {
   ExportOptions out = options;
+  if (out.default_dtype.empty()) out.default_dtype = saved.default_dtype;
   // The saved names and axes belong to the saved specs: with other --input they are not used.
   if (!options.inputs.empty()) return out;
   out.inputs = saved.inputs;

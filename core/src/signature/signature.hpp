@@ -44,13 +44,15 @@ struct SavedSignature {
   std::vector<std::string> input_names, output_names;
   std::vector<DynamicAxes> dynamic_axes;
   std::vector<std::string> example_files;  // names of the extra files holding .npy example tensors
+  std::string default_dtype;  // torch.get_default_dtype() when saved: "float32", "float64" ("" if not recorded)
 };
 // The signature stored in the archive at `path`, if any. Throws ExportError for a malformed one.
 std::optional<SavedSignature> read_saved_signature(const std::string& path);
 // The bytes of extra file `name` of the archive at `path`.
 std::string read_extra_file(const std::string& path, const std::string& name);
 
-// `options` with what it leaves unset taken from `saved` (explicit options win).
+// `options` with what it leaves unset taken from `saved` (explicit options win). The default
+// dtype is the model's, whatever --input says: it is taken even when the specs are given.
 ExportOptions with_saved_signature(const ExportOptions& options, const SavedSignature& saved);
 
 }  // namespace t2o::core

@@ -7,6 +7,7 @@
 #include "torch2onnx/core/error_reason.hpp"
 
 #include "assemble/assembly.hpp"
+#include "signature/default_dtype.hpp"
 #include "signature/example_inputs.hpp"
 #include "run/example_run.hpp"
 #include "load/kernel_libraries.hpp"
@@ -52,6 +53,7 @@ std::unique_ptr<Conversion> Conversion::convert(const std::string& model_path, c
   State& st = *out->state_;
   const ResolvedSignature signature = resolve_signature(options, model_path);  // as export: the saved signature
   st.options = signature.options;
+  DefaultDtypeScope default_dtype(st.options.default_dtype);
   load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
   declare_custom_ops(registry, options.warn);
   auto module = load_torchscript(model_path, false);  // eager weights: verify runs the module again

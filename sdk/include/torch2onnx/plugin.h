@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define T2O_ABI_MAJOR 1
-#define T2O_ABI_MINOR 1
+#define T2O_ABI_MINOR 2
 
 /* The one symbol a pack exports. */
 #define T2O_ENTRY_SYMBOL t2o_plugin_entry
@@ -222,6 +222,12 @@ typedef struct t2o_host_api {
    * representation when the example run saw a quantized tensor there: T2O_DTYPE_UINT8 (quint8),
    * T2O_DTYPE_INT8 (qint8), T2O_DTYPE_INT32 (qint32); T2O_DTYPE_UNDEFINED otherwise. */
   int32_t (*quantized_dtype)(t2o_ctx* ctx, int32_t is_output, int32_t index);
+
+  /* --- ABI 1.2: the default dtype ---
+   * torch.get_default_dtype() of the model (T2O_DTYPE_FLOAT or T2O_DTYPE_DOUBLE): the dtype PyTorch
+   * gives true division of integers, Python floats, float factories without a dtype. The one
+   * torch2onnx.save recorded, or --default-dtype; FLOAT otherwise. */
+  int32_t (*default_dtype)(t2o_ctx* ctx);
 } t2o_host_api;
 
 /* A symbolic: converts one TorchScript node. Returns T2O_OK after binding every output. */

@@ -77,6 +77,8 @@ class Value {
   std::vector<double> to_floats() const;
   // Bytes of a constant tensor (borrowed for the call).
   std::pair<const void*, size_t> tensor_data() const;
+  // The call this value belongs to (null for an invalid Value()).
+  Ctx* ctx() const { return ctx_; }
 
  private:
   Ctx* ctx_ = nullptr;
@@ -181,6 +183,12 @@ class Ctx {
   // of TorchScript input i / output i when the example run saw a quantized tensor there, else
   // UNDEFINED (also on an ABI 1.0 host). The ONNX value itself is FLOAT (the dequantized values).
   t2o_dtype input_quantized_dtype(int32_t i) const { return quantized_dtype(0, i); }
+  // The model's default float dtype (torch.get_default_dtype(): FLOAT, or DOUBLE for a model saved
+  // under torch.set_default_dtype(torch.float64)); FLOAT on an ABI < 1.2 host.
+  t2o_dtype default_dtype() const {
+    if (!T2O_HAS_MEMBER(host_, t2o_host_api, default_dtype)) return T2O_DTYPE_FLOAT;
+    return (t2o_dtype)host_->default_dtype(raw_);
+  }
   t2o_dtype output_quantized_dtype(int32_t i) const { return quantized_dtype(1, i); }
 
   int64_t opset(const char* domain = "") const { return host_->opset(raw_, domain); }

@@ -151,11 +151,19 @@ struct ExportOptions {
   // As torch.onnx's keep_initializers_as_inputs (--keep-initializers-as-inputs): every initializer is
   // also a graph input (what IR version < 4 required and some runtimes still expect).
   bool keep_initializers_as_inputs = false;
+  // torch.get_default_dtype() the model was traced or scripted under: "float32" or "float64" (what
+  // true division of integers, Python floats and float factories without a dtype give). Empty: the
+  // one torch2onnx.save recorded in the .pt's signature, else float32. The example runs, constant
+  // folding and the packs (Ctx::default_dtype) all use it.
+  std::string default_dtype;
 };
 // Whether the BatchNorm folding of do_constant_folding runs: not when the weights are inputs.
 inline bool folds_constants(const ExportOptions& o) { return o.constant_folding && o.export_params; }
 // Parses "LO:HI" (--input-range); throws ExportError naming the text.
 std::pair<int64_t, int64_t> parse_input_range(const std::string& text);
+// "float32" or "float64" (--default-dtype; also float/double, torch.float32/torch.float64); throws
+// ExportError naming the text.
+std::string parse_default_dtype(const std::string& text);
 
 // The input shapes of the second example run: `dynamic_inputs` checked against the --input specs
 // (same count, dtypes and ranks; other sizes on exactly the dynamic axes, which are where `default_sizes`
