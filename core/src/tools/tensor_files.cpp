@@ -118,7 +118,8 @@ at::Tensor read_npy(const std::string& path) {
     auto pos = header.find("'" + key + "'");
     if (pos == std::string::npos) throw bad("no '" + key + "' in the header");
     pos = header.find(':', pos);
-    auto start = header.find_first_not_of(' ', pos + 1);
+    const auto start = pos == std::string::npos ? pos : header.find_first_not_of(' ', pos + 1);
+    if (start == std::string::npos) throw bad("no value for '" + key + "' in the header");  // (found by fuzzing)
     return header.substr(start);
   };
   std::string descr = field("descr");
