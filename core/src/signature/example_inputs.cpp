@@ -51,15 +51,16 @@ template <typename Bad>
 size_t claimed_bytes(const std::vector<int64_t>& shape, size_t item_bytes, const Bad& bad) {
   if (shape.size() > 64) throw bad(std::to_string(shape.size()) + " dimensions (at most 64)");
   uint64_t n = item_bytes;
-  for (int64_t d : shape) {
+  bool empty = false;
+  for (int64_t d : shape)
     if (d < 0) throw bad("negative dimension " + std::to_string(d));
-    if (d == 0) return 0;
-  }
+  // The other dims must fit even when one is 0: at::empty multiplies them all.
   for (int64_t d : shape) {
-    if ((uint64_t)d > (uint64_t(INT64_MAX) / n)) throw bad("a shape of more than 2^63 bytes");
-    n *= (uint64_t)d;
+    if (d == 0) empty = true;
+    else if ((uint64_t)d > (uint64_t(INT64_MAX) / n)) throw bad("a shape of more than 2^63 bytes");
+    else n *= (uint64_t)d;
   }
-  return (size_t)n;
+  return empty ? 0 : (size_t)n;
 }
 
 at::Tensor read_npy(const std::string& bytes, const std::string& where) {

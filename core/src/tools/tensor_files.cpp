@@ -26,16 +26,17 @@ std::string read_all(const std::string& path) {
 // (times 16 bytes, the widest element) does not fit in 63 bits: a file's header may claim anything.
 int64_t count(const std::vector<int64_t>& dims, const std::string& where) {
   if (dims.size() > 64) throw ExportError(where + ": " + std::to_string(dims.size()) + " dimensions (at most 64)");
-  for (auto d : dims) {
+  for (auto d : dims)
     if (d < 0) throw ExportError(where + ": negative dim " + std::to_string(d));
-    if (d == 0) return 0;
-  }
+  // The other dims must fit even when one is 0: libtorch multiplies them all (found by fuzzing).
   int64_t n = 1;
+  bool empty = false;
   for (auto d : dims) {
-    if (d > (INT64_MAX / 16) / n) throw ExportError(where + ": dims [" + c10::Join(",", dims) + "] beyond any memory");
-    n *= d;
+    if (d == 0) empty = true;
+    else if (d > (INT64_MAX / 16) / n) throw ExportError(where + ": dims [" + c10::Join(",", dims) + "] beyond any memory");
+    else n *= d;
   }
-  return n;
+  return empty ? 0 : n;
 }
 
 at::Tensor from_bytes(const void* data, size_t bytes, const std::vector<int64_t>& dims, at::ScalarType st,
@@ -92,7 +93,10 @@ at::Tensor read_pb(const std::string& path, std::string* name) {
     case onnx::TensorProto::INT64: return from_field(proto.int64_data(), dims, *st, path);
     case onnx::TensorProto::UINT64:
     case onnx::TensorProto::UINT32: return from_field(proto.uint64_data(), dims, *st, path);
-    default: return from_field(proto.int32_data(), dims, *st, path);
+    default:
+      // Complex values have no typed field of their own here (found by fuzzing): raw_data only.
+      if (at::isComplexType(*st)) throw ExportError(path + ": " + dtype_name(*st) + " values only as raw_data");
+      return from_field(proto.int32_data(), dims, *st, path);
   }
 }
 
