@@ -310,6 +310,29 @@ std::string line_col_of(const std::string& text, size_t byte) {
   return "line " + std::to_string(line) + ", column " + std::to_string(col);
 }
 
+constexpr size_t kMaxPackBytes = 16u << 20;
+constexpr size_t kMaxPackDepth = 64;  // a pack's own structure is 5 levels deep
+
+// The offset of the bracket that opens level kMaxPackDepth + 1, or npos (strings skipped).
+size_t too_deep(const std::string& text) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxPackDepth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string::npos;
+}
+
 }  // namespace
 
 Parsed parse_file(const std::string& path) {
@@ -322,6 +345,16 @@ Parsed parse_file(const std::string& path) {
     const std::string text = ss.str();
     const std::string file = std::filesystem::path(path).filename().string();
 
+    // Bounds before parsing: nlohmann builds every nested level (about 100 bytes each) before any
+    // check of ours could see it.
+    if (text.size() > kMaxPackBytes) {
+      out.error = std::to_string(text.size()) + " bytes (a JSON pack is at most " + std::to_string(kMaxPackBytes) + ")";
+      return out;
+    }
+    if (size_t at = too_deep(text); at != std::string::npos) {
+      out.error = line_col_of(text, at) + ": nested more than " + std::to_string(kMaxPackDepth) + " deep";
+      return out;
+    }
     json doc;
     try {
       doc = json::parse(text);

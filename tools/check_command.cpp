@@ -48,17 +48,20 @@ std::string reason_text(const t2o::core::UnconvertibleOp& op) {
 nlohmann::json to_json(const t2o::core::CheckReport& r) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& op : r.ops) {
-    ops.push_back({{"op", op.op},
-                   {"overload", op.overload},
-                   {"schema", op.schema},
+    std::vector<std::string> locations;
+    for (const auto& l : op.locations) locations.push_back(printable(l));
+    // Every string is escaped as the table's are: the JSON stays valid UTF-8 for any model.
+    ops.push_back({{"op", printable(op.op)},
+                   {"overload", printable(op.overload)},
+                   {"schema", printable(op.schema, std::string::npos)},
                    {"count", op.count},
                    {"reason", op.reason},
-                   {"message", op.message},
+                   {"message", printable(op.message)},
                    {"min_opset", op.min_opset ? nlohmann::json(*op.min_opset) : nlohmann::json(nullptr)},
-                   {"locations", op.locations}});
+                   {"locations", locations}});
   }
   return {{"schema_version", kCheckSchemaVersion},
-          {"model", r.model},
+          {"model", printable(r.model)},
           {"opset", r.opset},
           {"loaded", r.loaded},
           {"symbolics_run", r.symbolics_run},
@@ -71,27 +74,30 @@ nlohmann::json to_json(const t2o::core::CheckReport& r) {
 void print_table(const t2o::core::CheckReport& r) {
   if (!r.ops.empty()) {
     size_t op_width = 2;
-    for (const auto& op : r.ops) op_width = std::max(op_width, op.op.size() + (op.overload.empty() ? 0 : op.overload.size() + 1));
+    auto name_of = [](const t2o::core::UnconvertibleOp& op) {
+      return printable(op.op + (op.overload.empty() ? "" : "." + op.overload));
+    };
+    for (const auto& op : r.ops) op_width = std::max(op_width, name_of(op).size());
     std::cout << std::right << std::setw(6) << "count" << "  " << std::left << std::setw((int)op_width) << "op"
               << "  reason / first locations\n";
     for (const auto& op : r.ops) {
-      std::string name = op.op + (op.overload.empty() ? "" : "." + op.overload);
+      std::string name = name_of(op);
       std::cout << std::right << std::setw(6) << op.count << "  " << std::left << std::setw((int)op_width) << name
-                << "  " << reason_text(op) << "\n";
+                << "  " << printable(reason_text(op)) << "\n";
       std::string locs;
-      for (const auto& l : op.locations) locs += (locs.empty() ? "" : "; ") + l;
+      for (const auto& l : op.locations) locs += (locs.empty() ? "" : "; ") + printable(l);
       if (op.count > op.locations.size()) locs += "; ...";
       if (!locs.empty()) std::cout << std::setw(6) << "" << "  " << std::setw((int)op_width) << "" << "  at " << locs << "\n";
     }
   }
   std::ostringstream summary;
   if (!r.loaded) {
-    summary << r.model << ": cannot be loaded: " << r.ops.size() << " custom op kind(s) (" << r.unconvertible_nodes
+    summary << printable(r.model) << ": cannot be loaded: " << r.ops.size() << " custom op kind(s) (" << r.unconvertible_nodes
             << " call(s)) no loaded pack declares";
   } else if (r.ops.empty()) {
-    summary << r.model << ": all " << r.nodes << " nodes convert at opset " << r.opset;
+    summary << printable(r.model) << ": all " << r.nodes << " nodes convert at opset " << r.opset;
   } else {
-    summary << r.model << ": " << r.ops.size() << " op kind(s), " << r.unconvertible_nodes << " of " << r.nodes
+    summary << printable(r.model) << ": " << r.ops.size() << " op kind(s), " << r.unconvertible_nodes << " of " << r.nodes
             << " nodes, cannot be converted at opset " << r.opset;
   }
   if (r.loaded && !r.symbolics_run) summary << " (symbolics not run: give --input to check their arguments too)";

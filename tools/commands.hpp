@@ -4,12 +4,17 @@
 
 #include "cli_args.hpp"
 
+#include <torch2onnx/core/printable.hpp>
 #include <torch2onnx/registry.hpp>
 
 #include <string>
 #include <vector>
 
 namespace t2o::cli {
+
+// Text from files (paths, names, messages) goes to the terminal through these: printable.hpp.
+using t2o::core::printable;
+using t2o::core::printable_lines;
 
 int run_export(Args& args);
 int run_plugins(Args& args);

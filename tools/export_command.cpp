@@ -29,7 +29,7 @@ class ProgressLine {
     if (phase == last_phase_ && now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
     last_phase_ = phase;
-    std::string text = "torch2onnx: " + phase;
+    std::string text = "torch2onnx: " + printable(phase);
     if (total && phase == "write")
       text += " " + std::to_string(done >> 20) + "/" + std::to_string(total >> 20) + " MB";
     else if (total)
@@ -177,13 +177,13 @@ ExportRun export_one(ConversionArgs& conv, const t2o::registry::Registry& regist
   if (timings) std::cerr << times.line(prefix) << std::endl;
   const auto& stats = run.stats;
   if (!quiet && stats.external_data)
-    std::cerr << "torch2onnx: " << prefix << "weights written to " << stats.data_path << " (ONNX external data)"
+    std::cerr << "torch2onnx: " << prefix << "weights written to " << printable(stats.data_path) << " (ONNX external data)"
               << std::endl;
   if (!quiet)
-    std::cerr << "torch2onnx: " << prefix << "wrote " << out << " (opset " << options.opset << ", " << stats.onnx_nodes
+    std::cerr << "torch2onnx: " << prefix << "wrote " << printable(out) << " (opset " << options.opset << ", " << stats.onnx_nodes
               << " nodes from " << stats.torch_nodes << " TorchScript nodes, " << stats.initializers
               << " initializers, " << stats.initializer_bytes / 1024 << " KiB of weights)" << std::endl;
-  if (print) std::cout << t2o::core::format_onnx_file(out);
+  if (print) std::cout << printable_lines(t2o::core::format_onnx_file(out));
   return run;
 }
 
@@ -252,7 +252,7 @@ int run_batch(const ConversionArgs& shared, bool print, const std::string& batch
     secs << std::fixed << std::setprecision(2) << seconds << " s";
     if (ok) {
       if (!conv.quiet)
-        std::cerr << "torch2onnx: " << prefix << conv.model << " -> " << conv.output << ": ok (" << secs.str() << ")"
+        std::cerr << "torch2onnx: " << prefix << printable(conv.model) << " -> " << printable(conv.output) << ": ok (" << secs.str() << ")"
                   << std::endl;
     } else {
       ++failed;
@@ -262,8 +262,8 @@ int run_batch(const ConversionArgs& shared, bool print, const std::string& batch
     if (report.is_open()) {
       entry["status"] = ok ? "ok" : "failed";
       entry["exit_code"] = ok ? 0 : failure.exit_code;
-      entry["error"] = ok ? "" : failure.line;
-      entry["details"] = ok ? "" : failure.details;
+      entry["error"] = ok ? "" : printable(failure.line);  // as the terminal shows it
+      entry["details"] = ok ? "" : printable_lines(failure.details);
       entry["warnings"] = run.warnings;
       entry["seconds"] = seconds;
       entry["nodes"] = run.stats.onnx_nodes;

@@ -3,6 +3,7 @@
 
 #include <torch2onnx/core/error_reason.hpp>
 #include <torch2onnx/core/exporter.hpp>
+#include <torch2onnx/core/printable.hpp>
 #include <torch2onnx/version.h>
 
 #include <cstdlib>
@@ -43,15 +44,23 @@ bool debug_env() {
 
 namespace t2o::cli {
 
-void print_error(const std::string& message) { std::cerr << "torch2onnx: error: " << message << std::endl; }
+// Every error and warning line of the program is printed here: escaped and bounded (printable.hpp),
+// since messages quote file names, file contents and libtorch's text.
+void print_error(const std::string& message) {
+  std::cerr << "torch2onnx: error: " << t2o::core::printable(message) << std::endl;
+}
 
 bool verbose_errors() { return verbose || debug_env(); }
 
 // After the one error line: the message it was chosen from, when asked for and longer than the line.
+// A line cut to its bound (printable.hpp) is also printed whole.
 void print_details(const std::string& line, const std::string& details) {
-  if (!verbose_errors() || details.empty() || details == line) return;
-  std::cerr << "torch2onnx: the whole message:\n" << details;
-  if (details.back() != '\n') std::cerr << '\n';
+  if (!verbose_errors()) return;
+  const bool cut = t2o::core::printable(line) != t2o::core::printable(line, std::string::npos);
+  if ((details.empty() || details == line) && !cut) return;
+  const std::string text = t2o::core::printable_lines(details.empty() ? line : details);
+  std::cerr << "torch2onnx: the whole message:\n" << text;
+  if (text.back() != '\n') std::cerr << '\n';
 }
 
 Failure describe_current_exception() {
@@ -71,7 +80,9 @@ Failure describe_current_exception() {
     return {1, "internal error (unknown exception)", ""};
   }
 }
-void print_warning(const std::string& message) { std::cerr << "torch2onnx: warning: " << message << std::endl; }
+void print_warning(const std::string& message) {
+  std::cerr << "torch2onnx: warning: " << t2o::core::printable(message) << std::endl;
+}
 
 }  // namespace t2o::cli
 

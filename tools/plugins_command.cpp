@@ -147,12 +147,12 @@ int run_plugins(Args& args) {
       nlohmann::json ops = nlohmann::json::array();
       for (const auto& [key, n] : per_pack[i])
         ops.push_back({{"domain", key.first}, {"since_opset", key.second}, {"ops", n}});
-      out["plugins"].push_back({{"file", p.path}, {"name", p.name}, {"version", p.version},
+      out["plugins"].push_back({{"file", printable(p.path)}, {"name", printable(p.name)}, {"version", printable(p.version)},
                                 {"abi", std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)},
                                 {"origin", origin_name(p.origin)}, {"format", p.format}, {"symbolics", ops}});
     }
     out["refused"] = nlohmann::json::array();
-    for (const auto& r : registry.refused()) out["refused"].push_back({{"file", r.path}, {"reason", r.reason}});
+    for (const auto& r : registry.refused()) out["refused"].push_back({{"file", printable(r.path)}, {"reason", printable(r.reason)}});
     std::cout << out.dump(2) << std::endl;
     return strict && !registry.refused().empty() ? 1 : 0;
   }
@@ -162,15 +162,16 @@ int run_plugins(Args& args) {
   if (registry.plugins().empty()) std::cout << "no op packs loaded\n";
   for (size_t i = 0; i < registry.plugins().size(); ++i) {
     const auto& p = registry.plugins()[i];
-    std::cout << p.name << " " << p.version << "  (ABI " << p.abi_major << "." << p.abi_minor << ", "
-              << origin_name(p.origin) << (p.format == "json" ? ", JSON" : "") << ")  " << p.path << "\n";
+    // Names, versions and paths come from the packs' files: escaped like every other user data.
+    std::cout << printable(p.name) << " " << printable(p.version) << "  (ABI " << p.abi_major << "." << p.abi_minor << ", "
+              << origin_name(p.origin) << (p.format == "json" ? ", JSON" : "") << ")  " << printable(p.path) << "\n";
     for (const auto& [key, n] : per_pack[i])
-      std::cout << "    " << (key.first.empty() ? "ai.onnx" : key.first) << " opset " << key.second << ": " << n
+      std::cout << "    " << (key.first.empty() ? "ai.onnx" : printable(key.first)) << " opset " << key.second << ": " << n
                 << " op" << (n == 1 ? "" : "s") << "\n";
   }
   if (!registry.refused().empty()) {
     std::cout << "refused:\n";
-    for (const auto& r : registry.refused()) std::cout << "  " << r.path << ": " << r.reason << "\n";
+    for (const auto& r : registry.refused()) std::cout << "  " << printable(r.path) << ": " << printable(r.reason) << "\n";
   }
   return strict && !registry.refused().empty() ? 1 : 0;
 }

@@ -37,7 +37,7 @@ int run_show(Args& args) {
   } catch (const t2o::core::ExportError& e) {
     throw UsageError(e.what());
   }
-  std::cout << text;
+  std::cout << printable_lines(text);  // names and doc strings are the file's
   return 0;
 }
 

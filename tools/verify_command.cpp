@@ -113,7 +113,7 @@ int run_verify(Args& args) {
   request.output = o.conv.output;
   if (!o.conv.quiet) request.options.warn = [](const std::string& m) { print_warning(m); };
   if (!o.conv.quiet && !o.json)
-    request.progress = [](const std::string& line) { std::cerr << "torch2onnx: " << line << std::endl; };
+    request.progress = [](const std::string& line) { std::cerr << "torch2onnx: " << printable(line) << std::endl; };
   request.load_packs = [&o](t2o::registry::Registry& registry) {
     load_conversion_plugins(registry, o.conv);
     if (!o.conv.quiet) warn_refused(registry);
@@ -125,7 +125,7 @@ int run_verify(Args& args) {
     throw UsageError(e.what(), e.details());  // input files, --onnx, ONNX Runtime missing: exit 2
   }
   if (o.json) std::cout << t2o::core::verify_report_json(report) << std::endl;
-  else std::cout << t2o::core::verify_report_text(report);
+  else std::cout << printable_lines(t2o::core::verify_report_text(report));
   return report.match ? 0 : 1;
 }
 

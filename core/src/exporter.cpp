@@ -5,6 +5,7 @@
 #include "signature/default_dtype.hpp"
 #include "signature/example_inputs.hpp"
 #include "run/example_run.hpp"
+#include "load/archive_bounds.hpp"
 #include "load/kernel_libraries.hpp"
 #include "load/model_loader.hpp"
 #include "assemble/model_writer.hpp"
@@ -142,6 +143,7 @@ ExportStats export_loaded(torch::jit::Module module, const std::string& model_la
 
 ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& given,
                          const t2o::registry::Registry& registry) {
+  check_archive_bounds(model_path);  // before anything reads a record of it (the saved signature)
   const ResolvedSignature signature = resolve_signature(given, model_path);  // --input from the .pt, examples
   const ExportOptions& options = signature.options;
   DefaultDtypeScope default_dtype(options.default_dtype);  // the model's torch.get_default_dtype()
@@ -212,6 +214,7 @@ ExportStats export_loaded(torch::jit::Module module, const std::string& model_pa
 
 CheckReport check_model(const std::string& model_path, const ExportOptions& given,
                         const t2o::registry::Registry& registry) {
+  check_archive_bounds(model_path);  // before anything reads a record of it (the saved signature)
   const ResolvedSignature signature = resolve_signature(given, model_path);
   const ExportOptions& options = signature.options;
   DefaultDtypeScope default_dtype(options.default_dtype);

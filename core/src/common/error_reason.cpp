@@ -1,6 +1,8 @@
 // Choosing the informative line of a libtorch error: see torch2onnx/core/error_reason.hpp.
 #include "torch2onnx/core/error_reason.hpp"
 
+#include "torch2onnx/core/printable.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <vector>
@@ -98,9 +100,7 @@ std::string failing_source_line(const std::vector<std::string>& lines) {
   return "failed at " + source + (where.empty() ? "" : " (" + where + ")");
 }
 
-}  // namespace
-
-std::string first_line(const std::string& message) {
+std::string first_line_of(const std::string& message) {
   for (const auto& line : split_lines(message)) {
     std::string t = trim(line);
     if (!t.empty() && !starts_with(t, "Exception raised from") && !starts_with(t, "frame #")) return t;
@@ -108,7 +108,7 @@ std::string first_line(const std::string& message) {
   return {};
 }
 
-std::string error_reason(const std::string& message) {
+std::string reason_of(const std::string& message) {
   const std::string text = without_backtrace(message);
   const auto lines = split_lines(text);
   const bool traceback = text.find("Traceback of TorchScript") != std::string::npos ||
@@ -136,7 +136,14 @@ std::string error_reason(const std::string& message) {
     if (starts_with(t, "Traceback of TorchScript")) break;
     return without_boilerplate(t);
   }
-  return first_line(message);
+  return first_line_of(message);
 }
+
+}  // namespace
+
+// The messages quote the model's code, names and file contents: escaped and bounded (printable.hpp).
+std::string first_line(const std::string& message) { return printable(first_line_of(message)); }
+
+std::string error_reason(const std::string& message) { return printable(reason_of(message)); }
 
 }  // namespace t2o::core

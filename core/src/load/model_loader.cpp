@@ -1,5 +1,6 @@
 #include "load/model_loader.hpp"
 
+#include "load/archive_bounds.hpp"
 #include "load/archive_scan.hpp"
 #include "load/kernel_libraries.hpp"
 #include "load/lazy_weights.hpp"
@@ -102,6 +103,7 @@ torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights) 
     throw ExportError(path + ": not a TorchScript archive (not a zip file)");
   }
   in.close();
+  check_archive_bounds(path);  // what the zip and its pickles claim, before libtorch allocates it
 
   // Look inside first, to tell a torch.save()d object (state_dict) from a TorchScript module.
   try {

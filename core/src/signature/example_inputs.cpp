@@ -45,6 +45,24 @@ std::string header_field(const std::string& header, const std::string& key) {
   return header.substr(pos, end - pos);
 }
 
+// The bytes a tensor of `shape` takes; refused (bad(why)) when it has more than 64 dims or the
+// product does not fit in 63 bits: a header may claim any shape, the data must be there.
+template <typename Bad>
+size_t claimed_bytes(const std::vector<int64_t>& shape, size_t item_bytes, const Bad& bad) {
+  if (shape.size() > 64) throw bad(std::to_string(shape.size()) + " dimensions (at most 64)");
+  uint64_t n = item_bytes;
+  bool empty = false;
+  for (int64_t d : shape)
+    if (d < 0) throw bad("negative dimension " + std::to_string(d));
+  // The other dims must fit even when one is 0: at::empty multiplies them all.
+  for (int64_t d : shape) {
+    if (d == 0) empty = true;
+    else if ((uint64_t)d > (uint64_t(INT64_MAX) / n)) throw bad("a shape of more than 2^63 bytes");
+    else n *= (uint64_t)d;
+  }
+  return empty ? 0 : (size_t)n;
+}
+
 at::Tensor read_npy(const std::string& bytes, const std::string& where) {
   auto bad = [&](const std::string& why) { return ExportError(where + ": not a readable .npy file: " + why); };
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) throw bad("no NUMPY magic");
@@ -71,17 +89,22 @@ at::Tensor read_npy(const std::string& bytes, const std::string& where) {
   for (size_t i = 0; i < shape_text.size();) {
     if (std::isdigit((unsigned char)shape_text[i])) {
       size_t used = 0;
-      shape.push_back(std::stoll(shape_text.substr(i), &used));
+      try {
+        shape.push_back(std::stoll(shape_text.substr(i, 32), &used));
+      } catch (const std::logic_error&) {
+        throw bad("shape '" + shape_text.substr(0, 80) + "' has a dimension beyond int64");
+      }
       i += used;
     } else {
       ++i;
     }
   }
-  at::Tensor t = at::empty(shape, at::TensorOptions().dtype(*type));
-  size_t nbytes = t.numel() * t.element_size();
   offset += header_len;
+  // The shape against the bytes present, before allocating what the header claims.
+  const size_t nbytes = claimed_bytes(shape, c10::elementSize(*type), bad);
   if (bytes.size() - offset != nbytes)
     throw bad(std::to_string(bytes.size() - offset) + " data bytes for " + std::to_string(nbytes) + " expected");
+  at::Tensor t = at::empty(shape, at::TensorOptions().dtype(*type));
   std::memcpy(t.data_ptr(), bytes.data() + offset, nbytes);
   return t;
 }
@@ -99,8 +122,16 @@ at::Tensor read_pb(const std::string& bytes, const std::string& where) {
   auto type = torch_dtype(proto.data_type());
   if (!type) throw bad("element type " + std::to_string(proto.data_type()));
   std::vector<int64_t> shape(proto.dims().begin(), proto.dims().end());
+  // The dims against the data present, before allocating what they claim.
+  const size_t nbytes = claimed_bytes(shape, c10::elementSize(*type), bad);
+  const size_t item_bytes = c10::elementSize(*type);
+  if (proto.has_raw_data() && proto.raw_data().size() != nbytes)
+    throw bad(std::to_string(proto.raw_data().size()) + " raw bytes for " + std::to_string(nbytes) + " expected");
+  const uint64_t values = std::max({proto.float_data_size(), proto.double_data_size(), proto.int64_data_size(),
+                                    proto.int32_data_size(), proto.uint64_data_size()});
+  if (!proto.has_raw_data() && nbytes / item_bytes > values)
+    throw bad("dims [" + c10::Join(",", shape) + "] for " + std::to_string(values) + " values");
   at::Tensor t = at::empty(shape, at::TensorOptions().dtype(*type));
-  size_t nbytes = t.numel() * t.element_size();
   if (proto.has_raw_data()) {
     if (proto.raw_data().size() != nbytes)
       throw bad(std::to_string(proto.raw_data().size()) + " raw bytes for " + std::to_string(nbytes) + " expected");

@@ -9,6 +9,8 @@ namespace t2o::core {
 
 namespace {
 
+constexpr size_t kMaxInputSpecDepth = 100;
+
 // Recursive descent over the --input grammar (exporter.hpp). Errors name the whole spec and say
 // what was expected where.
 class SpecParser {
@@ -24,7 +26,9 @@ class SpecParser {
 
  private:
   ExportError bad(const std::string& why) const {
-    return ExportError("bad --input '" + text_ + "': " + why +
+    // A long spec is quoted by its ends: the reason must stay on the (bounded) error line.
+    const std::string quoted = text_.size() <= 120 ? text_ : text_.substr(0, 60) + "..." + text_.substr(text_.size() - 40);
+    return ExportError("bad --input '" + quoted + "': " + why +
                        " (expected TYPE[DIMS], e.g. float32[1,3,224,224] or int64[]; (SPEC,...) for a tuple or list, "
                        "{KEY:SPEC,...} for a dict, none, int=N, float=X, bool=true|false, str=TEXT)");
   }
@@ -50,6 +54,13 @@ class SpecParser {
   }
 
   InputSpec parse_spec() {
+    // Each level is a recursion: a spec from a file (the saved signature) may nest without end.
+    struct Level {
+      size_t& depth;
+      ~Level() { --depth; }
+    } level{++depth_};
+    if (depth_ > kMaxInputSpecDepth)
+      throw bad("nested more than " + std::to_string(kMaxInputSpecDepth) + " deep");
     skip_spaces();
     size_t start = pos_;
     InputSpec spec;
@@ -178,6 +189,7 @@ class SpecParser {
 
   const std::string& text_;
   size_t pos_ = 0;
+  size_t depth_ = 0;
 };
 
 void flatten_into(const InputSpec& spec, std::vector<InputSpec>& out) {

@@ -6,6 +6,7 @@
 #include "torch2onnx/core/exporter.hpp"
 
 #include "aten_decompositions_source.hpp"  // generated: kAtenDecompositionsSource
+#include "load/archive_bounds.hpp"
 #include "load/kernel_libraries.hpp"
 #include "torch2onnx/core/error_reason.hpp"
 
@@ -81,6 +82,7 @@ DecomposeStats decompose_onnx_ops(const std::string& model_in, const std::string
   namespace fs = std::filesystem;
   load_kernel_libraries(libraries, default_libraries, warn);
   if (!fs::exists(model_in)) throw ExportError(model_in + ": no such file");
+  check_archive_bounds(model_in);  // what the archive claims, before libtorch allocates it
   torch::jit::Module module;
   try {
     module = torch::jit::load(model_in);

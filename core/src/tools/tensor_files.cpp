@@ -22,18 +22,31 @@ std::string read_all(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-int64_t count(const std::vector<int64_t>& dims) {
+// The element count of `dims`, refused when a dim is negative, there are more than 64 or the count
+// (times 16 bytes, the widest element) does not fit in 63 bits: a file's header may claim anything.
+int64_t count(const std::vector<int64_t>& dims, const std::string& where) {
+  if (dims.size() > 64) throw ExportError(where + ": " + std::to_string(dims.size()) + " dimensions (at most 64)");
+  for (auto d : dims)
+    if (d < 0) throw ExportError(where + ": negative dim " + std::to_string(d));
+  // The other dims must fit even when one is 0: libtorch multiplies them all (found by fuzzing).
   int64_t n = 1;
-  for (auto d : dims) n *= d;
-  return n;
+  bool empty = false;
+  for (auto d : dims) {
+    if (d == 0) empty = true;
+    else if (d > (INT64_MAX / 16) / n) throw ExportError(where + ": dims [" + c10::Join(",", dims) + "] beyond any memory");
+    else n *= d;
+  }
+  return empty ? 0 : n;
 }
 
 at::Tensor from_bytes(const void* data, size_t bytes, const std::vector<int64_t>& dims, at::ScalarType st,
                       const std::string& where) {
-  auto t = at::empty(dims, at::TensorOptions().dtype(st));
-  if (bytes != t.nbytes())
-    throw ExportError(where + ": " + std::to_string(bytes) + " bytes of data, expected " + std::to_string(t.nbytes()) +
+  // The claimed size against the bytes present, before allocating it.
+  const size_t expected = (size_t)count(dims, where) * c10::elementSize(st);
+  if (bytes != expected)
+    throw ExportError(where + ": " + std::to_string(bytes) + " bytes of data, expected " + std::to_string(expected) +
                       " for " + dtype_name(st) + "[" + c10::Join(",", dims) + "]");
+  auto t = at::empty(dims, at::TensorOptions().dtype(st));
   if (bytes) std::memcpy(t.data_ptr(), data, bytes);
   return t;
 }
@@ -41,8 +54,9 @@ at::Tensor from_bytes(const void* data, size_t bytes, const std::vector<int64_t>
 // A typed repeated field of TensorProto into a tensor of `st`.
 template <typename Field>
 at::Tensor from_field(const Field& field, const std::vector<int64_t>& dims, at::ScalarType st, const std::string& where) {
-  if ((int64_t)field.size() != count(dims))
-    throw ExportError(where + ": " + std::to_string(field.size()) + " values, expected " + std::to_string(count(dims)));
+  const int64_t n = count(dims, where);
+  if ((int64_t)field.size() != n)
+    throw ExportError(where + ": " + std::to_string(field.size()) + " values, expected " + std::to_string(n));
   auto t = at::empty(dims, at::TensorOptions().dtype(st));
   int64_t i = 0;
   AT_DISPATCH_ALL_TYPES_AND3(at::kBool, at::kHalf, at::kBFloat16, st, "from_field", [&] {
@@ -79,7 +93,10 @@ at::Tensor read_pb(const std::string& path, std::string* name) {
     case onnx::TensorProto::INT64: return from_field(proto.int64_data(), dims, *st, path);
     case onnx::TensorProto::UINT64:
     case onnx::TensorProto::UINT32: return from_field(proto.uint64_data(), dims, *st, path);
-    default: return from_field(proto.int32_data(), dims, *st, path);
+    default:
+      // Complex values have no typed field of their own here (found by fuzzing): raw_data only.
+      if (at::isComplexType(*st)) throw ExportError(path + ": " + dtype_name(*st) + " values only as raw_data");
+      return from_field(proto.int32_data(), dims, *st, path);
   }
 }
 
@@ -105,7 +122,8 @@ at::Tensor read_npy(const std::string& path) {
     auto pos = header.find("'" + key + "'");
     if (pos == std::string::npos) throw bad("no '" + key + "' in the header");
     pos = header.find(':', pos);
-    auto start = header.find_first_not_of(' ', pos + 1);
+    const auto start = pos == std::string::npos ? pos : header.find_first_not_of(' ', pos + 1);
+    if (start == std::string::npos) throw bad("no value for '" + key + "' in the header");  // (found by fuzzing)
     return header.substr(start);
   };
   std::string descr = field("descr");
@@ -119,7 +137,11 @@ at::Tensor read_npy(const std::string& path) {
   while (std::getline(ss, item, ',')) {
     auto s = item.find_first_not_of(' ');
     if (s == std::string::npos) continue;
-    dims.push_back(std::stoll(item.substr(s)));
+    try {
+      dims.push_back(std::stoll(item.substr(s, 32)));
+    } catch (const std::logic_error&) {  // not a number, or beyond int64
+      throw bad("shape item '" + item.substr(s, 40) + "' is not a dimension");
+    }
   }
   static const std::vector<std::pair<std::string, at::ScalarType>> kinds = {
       {"f4", at::kFloat}, {"f8", at::kDouble}, {"f2", at::kHalf},  {"i8", at::kLong}, {"i4", at::kInt},

@@ -10,6 +10,7 @@
 #include "signature/default_dtype.hpp"
 #include "signature/example_inputs.hpp"
 #include "run/example_run.hpp"
+#include "load/archive_bounds.hpp"
 #include "load/kernel_libraries.hpp"
 #include "common/locations.hpp"
 #include "load/model_loader.hpp"
@@ -51,6 +52,7 @@ std::unique_ptr<Conversion> Conversion::convert(const std::string& model_path, c
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
   std::unique_ptr<Conversion> out(new Conversion());
   State& st = *out->state_;
+  check_archive_bounds(model_path);  // before anything reads a record of it (the saved signature)
   const ResolvedSignature signature = resolve_signature(options, model_path);  // as export: the saved signature
   st.options = signature.options;
   DefaultDtypeScope default_dtype(st.options.default_dtype);

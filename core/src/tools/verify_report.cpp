@@ -199,7 +199,7 @@ std::string verify_report_json(const VerifyReport& r) {
   report["seconds"] = {{"export", r.seconds.export_model}, {"onnxruntime", r.seconds.onnxruntime},
                        {"libtorch", r.seconds.libtorch}, {"find_mismatch", r.seconds.find_mismatch},
                        {"total", r.seconds.total}};
-  return report.dump(2);
+  return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);  // names from the model: any bytes
 }
 
 }  // namespace t2o::core

@@ -21,6 +21,8 @@ namespace t2o::core {
 //    the failed condition when it has none; TORCH_CHECK's "(Could this error message be improved? …)"
 //    is dropped.
 //  - anything else: the first line that says something (C++ backtraces are skipped).
+// The line is printable() (printable.hpp): bytes from the model or file escaped, at most
+// kMaxLineBytes long.
 std::string error_reason(const std::string& message);
 
 // The first line that says something (no C++ backtrace header), for messages that are not libtorch's.

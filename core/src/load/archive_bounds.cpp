@@ -1,0 +1,626 @@
+// Bounding a TorchScript archive's claims before libtorch reads it: see archive_bounds.hpp.
+#include "load/archive_bounds.hpp"
+
+#include "torch2onnx/core/exporter.hpp"
+
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <sys/stat.h>
+#include <tuple>
+#include <vector>
+
+// miniz's raw-deflate decoder, as libtorch's zip reader itself uses it (libtorch_cpu exports it).
+extern "C" size_t tinfl_decompress_mem_to_mem(void* out, size_t out_len, const void* in, size_t in_len, int flags);
+
+namespace t2o::core {
+
+namespace {
+
+struct Refusal {
+  std::string what;
+};
+
+[[noreturn]] void refuse(const std::string& what) { throw Refusal{what}; }
+
+// A quoted member name for a message: the full name may be long and hold any byte; printable()
+// escapes it where the line is printed, this only keeps the line short.
+std::string shown_name(const std::string& name) {
+  return "'" + (name.size() > 120 ? name.substr(0, 60) + "..." + name.substr(name.size() - 40) : name) + "'";
+}
+
+uint64_t le(const unsigned char* p, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+class File {
+ public:
+  explicit File(const std::string& path) : in_(path, std::ios::binary) {
+    if (!in_) refuse("cannot be opened for reading");
+    in_.seekg(0, std::ios::end);
+    size_ = (uint64_t)in_.tellg();
+  }
+  uint64_t size() const { return size_; }
+  // n bytes at pos; refuses when the file has fewer.
+  std::vector<unsigned char> read(uint64_t pos, uint64_t n, const char* what) {
+    if (pos > size_ || n > size_ - pos)
+      refuse(std::string(what) + " at byte " + std::to_string(pos) + " (" + std::to_string(n) +
+             " bytes) lies beyond the end of the file (" + std::to_string(size_) + " bytes)");
+    std::vector<unsigned char> buf(n);
+    in_.clear();
+    in_.seekg((std::streamoff)pos);
+    in_.read(reinterpret_cast<char*>(buf.data()), (std::streamsize)n);
+    if ((uint64_t)in_.gcount() != n) refuse(std::string("cannot read ") + what);
+    return buf;
+  }
+
+ private:
+  std::ifstream in_;
+  uint64_t size_ = 0;
+};
+
+struct Member {
+  std::string name;
+  uint16_t method = 0;
+  uint64_t compressed = 0, uncompressed = 0, local_offset = 0, data_offset = 0;
+};
+
+// The central directory, each entry checked against the file: sizes, the local header and the data
+// inside the file; stored members' two sizes equal; deflated members within the ratio.
+std::vector<Member> read_members(File& file, const ArchiveBounds& bounds) {
+  const uint64_t size = file.size();
+  if (size < 22) refuse("shorter than a zip's end record");
+  const uint64_t tail_len = std::min<uint64_t>(size, 22 + 65535);
+  auto tail = file.read(size - tail_len, tail_len, "the end record");
+  size_t eocd = std::string::npos;
+  for (size_t i = tail_len - 22 + 1; i-- > 0;)
+    if (le(&tail[i], 4) == 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  if (eocd == std::string::npos) refuse("no zip end record");
+  uint64_t entries = le(&tail[eocd + 10], 2), cd_size = le(&tail[eocd + 12], 4), cd_offset = le(&tail[eocd + 16], 4);
+  if (entries == 0xFFFF || cd_size == 0xFFFFFFFF || cd_offset == 0xFFFFFFFF) {
+    const uint64_t eocd_pos = size - tail_len + eocd;
+    if (eocd_pos < 20) refuse("no zip64 end record locator");
+    auto loc = file.read(eocd_pos - 20, 20, "the zip64 locator");
+    if (le(&loc[0], 4) != 0x07064b50) refuse("no zip64 end record locator");
+    auto rec = file.read(le(&loc[8], 8), 56, "the zip64 end record");
+    if (le(&rec[0], 4) != 0x06064b50) refuse("bad zip64 end record");
+    entries = le(&rec[32], 8);
+    cd_size = le(&rec[40], 8);
+    cd_offset = le(&rec[48], 8);
+  }
+  if (entries > bounds.max_entries)
+    refuse(std::to_string(entries) + " zip members (at most " + std::to_string(bounds.max_entries) + ")");
+  // Each entry takes at least 46 bytes: the count cannot exceed what the directory holds.
+  if (entries > cd_size / 46) refuse("the zip directory claims " + std::to_string(entries) + " members in " +
+                                      std::to_string(cd_size) + " bytes");
+  auto cd = file.read(cd_offset, cd_size, "the zip directory");
+  std::vector<Member> members;
+  members.reserve(entries);
+  size_t p = 0;
+  for (uint64_t k = 0; k < entries; ++k) {
+    if (p + 46 > cd.size() || le(&cd[p], 4) != 0x02014b50) refuse("zip directory entry " + std::to_string(k) + " is malformed");
+    Member m;
+    m.method = (uint16_t)le(&cd[p + 10], 2);
+    m.compressed = le(&cd[p + 20], 4);
+    m.uncompressed = le(&cd[p + 24], 4);
+    const size_t name_len = le(&cd[p + 28], 2), extra_len = le(&cd[p + 30], 2), comment_len = le(&cd[p + 32], 2);
+    m.local_offset = le(&cd[p + 42], 4);
+    if (p + 46 + name_len + extra_len + comment_len > cd.size())
+      refuse("zip directory entry " + std::to_string(k) + " runs past the directory");
+    m.name.assign(reinterpret_cast<const char*>(&cd[p + 46]), name_len);
+    // zip64: the 32-bit fields that read 0xFFFFFFFF are in the extra field (id 1), in this order.
+    for (size_t e = p + 46 + name_len; e + 4 <= p + 46 + name_len + extra_len;) {
+      const size_t id = le(&cd[e], 2), len = le(&cd[e + 2], 2);
+      if (e + 4 + len > p + 46 + name_len + extra_len) break;
+      if (id == 1) {
+        size_t q = e + 4;
+        for (uint64_t* field : {&m.uncompressed, &m.compressed, &m.local_offset}) {
+          if (*field != 0xFFFFFFFF) continue;
+          if (q + 8 > e + 4 + len) refuse("zip64 field of " + shown_name(m.name) + " is truncated");
+          *field = le(&cd[q], 8);
+          q += 8;
+        }
+      }
+      e += 4 + len;
+    }
+    p += 46 + name_len + extra_len + comment_len;
+    auto local = file.read(m.local_offset, 30, ("the local header of " + shown_name(m.name)).c_str());
+    if (le(&local[0], 4) != 0x04034b50) refuse("member " + shown_name(m.name) + " has no local header where the directory says");
+    m.data_offset = m.local_offset + 30 + le(&local[26], 2) + le(&local[28], 2);
+    if (m.data_offset > size || m.compressed > size - m.data_offset)
+      refuse("member " + shown_name(m.name) + " claims " + std::to_string(m.compressed) + " bytes at byte " +
+             std::to_string(m.data_offset) + ", beyond the end of the file (" + std::to_string(size) + " bytes)");
+    if (m.method == 0 && m.compressed != m.uncompressed)
+      refuse("stored member " + shown_name(m.name) + " claims " + std::to_string(m.uncompressed) + " bytes but holds " +
+             std::to_string(m.compressed));
+    if (m.method != 0 && m.uncompressed > bounds.min_ratio_checked_bytes &&
+        m.uncompressed / bounds.max_deflate_ratio > m.compressed)
+      refuse("compressed member " + shown_name(m.name) + " expands " + std::to_string(m.compressed) + " bytes to " +
+             std::to_string(m.uncompressed) + " (more than " + std::to_string(bounds.max_deflate_ratio) + " times)");
+    members.push_back(std::move(m));
+  }
+  return members;
+}
+
+// A member's bytes: stored ones as they are, deflated ones inflated into a buffer of the size the
+// directory claims (already bounded by the ratio) that they must fill exactly.
+std::vector<unsigned char> read_member(File& file, const Member& m) {
+  auto raw = file.read(m.data_offset, m.compressed, ("member " + shown_name(m.name)).c_str());
+  if (m.method == 0) return raw;
+  if (m.method != 8) refuse("member " + shown_name(m.name) + " uses compression method " + std::to_string(m.method));
+  std::vector<unsigned char> out(m.uncompressed + 1);  // one more: inflating past the claim shows
+  const size_t n = tinfl_decompress_mem_to_mem(out.data(), out.size(), raw.data(), raw.size(), 0);
+  if (n == (size_t)-1 || n != m.uncompressed)
+    refuse("compressed member " + shown_name(m.name) + " does not inflate to the " + std::to_string(m.uncompressed) +
+           " bytes it claims");
+  out.resize(n);
+  return out;
+}
+
+// ---- pickles ---------------------------------------------------------------------------------------
+// A walk over the opcodes libtorch's unpickler accepts that keeps only what the checks need: strings,
+// integers, globals, tuples (with their items when short), storages and their nesting depth.
+
+struct Value;
+using ValuePtr = std::shared_ptr<const Value>;
+struct Value {
+  enum Kind { Other, Str, Int, Global, Tuple, Storage, Mark } kind = Other;
+  std::string text;              // Str; Global "module.name"; Storage: its key
+  int64_t number = 0;            // Int; Storage: declared element count
+  size_t item_bytes = 0;         // Storage
+  std::vector<ValuePtr> items;   // Tuple (kept up to kKeptItems)
+  size_t depth = 0;              // containers inside
+};
+constexpr size_t kKeptItems = 64;
+
+size_t storage_item_bytes(const std::string& global) {
+  static const std::map<std::string, size_t> sizes = {
+      {"torch.FloatStorage", 4},     {"torch.DoubleStorage", 8},        {"torch.HalfStorage", 2},
+      {"torch.BFloat16Storage", 2},  {"torch.LongStorage", 8},          {"torch.IntStorage", 4},
+      {"torch.ShortStorage", 2},     {"torch.CharStorage", 1},          {"torch.ByteStorage", 1},
+      {"torch.BoolStorage", 1},      {"torch.ComplexFloatStorage", 8},  {"torch.ComplexDoubleStorage", 16},
+      {"torch.QInt8Storage", 1},     {"torch.QUInt8Storage", 1},        {"torch.QInt32Storage", 4},
+      {"torch.QUInt4x2Storage", 1},  {"torch.QUInt2x4Storage", 1},      {"torch.UntypedStorage", 1}};
+  auto it = sizes.find(global);
+  return it == sizes.end() ? 0 : it->second;
+}
+
+class PickleCheck {
+ public:
+  PickleCheck(const std::string& record, const std::string& tensor_dir, const std::map<std::string, const Member*>& members,
+              const ArchiveBounds& bounds)
+      : record_(record), tensor_dir_(tensor_dir), members_(members), bounds_(bounds) {}
+
+  void run(const std::vector<unsigned char>& code) {
+    size_t p = 0;
+    auto need = [&](size_t n) {
+      if (n > code.size() - p) refuse(record_ + ": truncated at byte " + std::to_string(p));
+    };
+    auto take = [&](size_t n) {
+      need(n);
+      uint64_t v = le(&code[p], (int)n);
+      p += n;
+      return v;
+    };
+    while (p < code.size()) {
+      const unsigned char op = code[p++];
+      switch (op) {
+        case 0x80: take(1); break;                         // PROTO
+        case '.': return;                                  // STOP
+        case ']': push(container(Value::Other)); break;    // EMPTY_LIST
+        case ')': push(container(Value::Tuple)); break;    // EMPTY_TUPLE
+        case '}': push(container(Value::Other)); break;    // EMPTY_DICT
+        case '(': push(container(Value::Mark)); break;    // MARK
+        case 'q': memo(take(1)); break;                    // BINPUT
+        case 'r': memo(take(4)); break;                    // LONG_BINPUT
+        case 0x94: memo(memo_.size()); break;              // MEMOIZE
+        case 'h': push(get(take(1))); break;               // BINGET
+        case 'j': push(get(take(4))); break;               // LONG_BINGET
+        case 'J': push_int((int32_t)take(4)); break;       // BININT
+        case 'K': push_int(take(1)); break;                // BININT1
+        case 'M': push_int(take(2)); break;                // BININT2
+        case 0x8a: {                                       // LONG1
+          size_t n = take(1);
+          need(n);
+          int64_t v = 0;
+          if (n <= 8 && n > 0) {
+            uint64_t u = le(&code[p], (int)n);
+            if (n < 8 && (code[p + n - 1] & 0x80)) u |= ~uint64_t(0) << (8 * n);
+            v = (int64_t)u;
+          } else if (n > 8) {
+            v = INT64_MAX;  // does not fit: as large as can be said
+          }
+          p += n;
+          push_int(v);
+          break;
+        }
+        case 0x88: case 0x89: case 'N': push(std::make_shared<Value>()); break;  // NEWTRUE NEWFALSE NONE
+        case 'G': take(8); push(std::make_shared<Value>()); break;               // BINFLOAT
+        case 'X': push_str(take(4), code, p); break;                             // BINUNICODE
+        case 0x8c: push_str(take(1), code, p); break;                            // SHORT_BINUNICODE
+        case 'B': push_bytes(take(4), code, p); break;                           // BINBYTES
+        case 'C': push_bytes(take(1), code, p); break;                           // SHORT_BINBYTES
+        case 0x8e: push_bytes(take(8), code, p); break;                          // BINBYTES8
+        case 't': push(collect(Value::Tuple, pop_to_mark())); break;             // TUPLE
+        case 'l': push(collect(Value::Other, pop_to_mark())); break;             // LIST
+        case 'd': push(collect(Value::Other, pop_to_mark())); break;             // DICT
+        case 0x85: case 0x86: case 0x87: {                                       // TUPLE1..3
+          std::vector<ValuePtr> items(op - 0x84);
+          for (size_t i = items.size(); i-- > 0;) items[i] = pop();
+          push(collect(Value::Tuple, std::move(items)));
+          break;
+        }
+        case 'a': {  // APPEND: list, item
+          auto item = pop();
+          grow(pop(), {item});
+          break;
+        }
+        case 's': {  // SETITEM: dict, key, value
+          auto value = pop(), key = pop();
+          grow(pop(), {key, value});
+          break;
+        }
+        case 'e': case 'u': {  // APPENDS, SETITEMS: container, mark, items...
+          auto items = pop_to_mark();
+          grow(pop(), items);
+          break;
+        }
+        case 'c': {  // GLOBAL: "module\nname\n"
+          std::string module = line(code, p), name = line(code, p);
+          auto v = std::make_shared<Value>();
+          v->kind = Value::Global;
+          v->text = module + "." + name;
+          push(v);
+          break;
+        }
+        case 'R': {  // REDUCE: callable, args
+          auto args = pop(), callable = pop();
+          push(reduce(callable, args));
+          break;
+        }
+        case 'b': {  // BUILD: object, state
+          auto state = pop();
+          grow(pop(), {state});
+          break;
+        }
+        case 0x81: {  // NEWOBJ: class, args
+          auto args = pop();
+          pop();
+          push(collect(Value::Other, {args}));
+          break;
+        }
+        case 'Q': push(persistent(pop())); break;  // BINPERSID
+        default:
+          return;  // not an opcode this walk knows: libtorch's unpickler decides
+      }
+    }
+  }
+
+ private:
+  ValuePtr container(Value::Kind kind) {
+    auto v = std::make_shared<Value>();
+    v->kind = kind;
+    v->depth = 1;
+    return v;
+  }
+  void push(ValuePtr v) {
+    if (stack_.size() > (1u << 24)) refuse(record_ + ": more than 16M values on the pickle stack");
+    stack_.push_back(std::move(v));
+  }
+  void push_int(int64_t n) {
+    auto v = std::make_shared<Value>();
+    v->kind = Value::Int;
+    v->number = n;
+    push(v);
+  }
+  void push_str(uint64_t n, const std::vector<unsigned char>& code, size_t& p) {
+    if (n > code.size() - p) refuse(record_ + ": a string of " + std::to_string(n) + " bytes runs past its end");
+    auto v = std::make_shared<Value>();
+    v->kind = Value::Str;
+    v->text.assign(reinterpret_cast<const char*>(&code[p]), std::min<uint64_t>(n, 4096));
+    p += n;
+    push(v);
+  }
+  void push_bytes(uint64_t n, const std::vector<unsigned char>& code, size_t& p) {
+    if (n > code.size() - p) refuse(record_ + ": bytes of " + std::to_string(n) + " run past its end");
+    p += n;
+    push(std::make_shared<Value>());
+  }
+  std::string line(const std::vector<unsigned char>& code, size_t& p) {
+    size_t start = p;
+    while (p < code.size() && code[p] != '\n') ++p;
+    if (p >= code.size()) refuse(record_ + ": a global's name runs past its end");
+    return std::string(reinterpret_cast<const char*>(&code[start]), p++ - start);
+  }
+  ValuePtr pop() {
+    if (stack_.empty() || stack_.back()->kind == Value::Mark) refuse(record_ + ": pops an empty pickle stack");
+    auto v = std::move(stack_.back());
+    stack_.pop_back();
+    return v;
+  }
+  std::vector<ValuePtr> pop_to_mark() {
+    size_t m = stack_.size();
+    while (m > 0 && stack_[m - 1]->kind != Value::Mark) --m;
+    if (m == 0) refuse(record_ + ": no mark on the pickle stack");
+    std::vector<ValuePtr> items(stack_.begin() + m, stack_.end());
+    stack_.resize(m - 1);
+    return items;
+  }
+  // A container of `items`: its depth, and for short tuples the items themselves.
+  ValuePtr collect(Value::Kind kind, std::vector<ValuePtr> items) {
+    auto v = std::make_shared<Value>();
+    v->kind = kind;
+    size_t depth = 0;
+    for (const auto& i : items) depth = std::max(depth, i->depth);
+    v->depth = depth + 1;
+    check_depth(v->depth);
+    if (kind == Value::Tuple && items.size() <= kKeptItems) v->items = std::move(items);
+    return v;
+  }
+  // APPEND/SETITEM/BUILD into an object already on the stack: it becomes as deep as its deepest item.
+  void grow(const ValuePtr& target, const std::vector<ValuePtr>& items) {
+    size_t depth = target->depth;
+    for (const auto& i : items) depth = std::max(depth, i->depth + 1);
+    check_depth(depth);
+    if (depth != target->depth) {
+      auto v = std::make_shared<Value>(*target);
+      v->depth = depth;
+      v->items.clear();
+      push(v);
+    } else {
+      push(target);
+    }
+  }
+  void check_depth(size_t depth) {
+    if (depth > bounds_.max_pickle_nesting)
+      refuse(record_ + ": values nested more than " + std::to_string(bounds_.max_pickle_nesting) + " deep");
+  }
+  void memo(uint64_t index) {
+    if (stack_.empty()) refuse(record_ + ": memoizes an empty pickle stack");
+    if (memo_.size() > (1u << 24) && !memo_.count(index)) refuse(record_ + ": more than 16M memo entries");
+    memo_[index] = stack_.back();
+  }
+  ValuePtr get(uint64_t index) {
+    auto it = memo_.find(index);
+    if (it == memo_.end()) refuse(record_ + ": reads memo entry " + std::to_string(index) + " that was never written");
+    return it->second;
+  }
+  // ('storage', torch.XStorage, key, location, numel): the record it names must hold numel elements.
+  ValuePtr persistent(const ValuePtr& id) {
+    if (id->kind != Value::Tuple || id->items.size() != 5 || id->items[0]->kind != Value::Str ||
+        id->items[0]->text != "storage" || id->items[1]->kind != Value::Global || id->items[2]->kind != Value::Str ||
+        id->items[4]->kind != Value::Int)
+      return std::make_shared<Value>();
+    auto v = std::make_shared<Value>();
+    v->kind = Value::Storage;
+    v->text = id->items[2]->text;
+    v->number = id->items[4]->number;
+    v->item_bytes = storage_item_bytes(id->items[1]->text);
+    if (v->item_bytes == 0) return std::make_shared<Value>();
+    const std::string name = tensor_dir_ + v->text;
+    auto it = members_.find(name);
+    if (it == members_.end()) return v;  // libtorch names the missing record itself
+    v->number = std::max<int64_t>(v->number, 0);
+    const uint64_t record = it->second->uncompressed;
+    if ((uint64_t)v->number > record / v->item_bytes)
+      refuse(record_ + ": storage " + shown_name(v->text) + " declares " + std::to_string(v->number) + " elements of " +
+             std::to_string(v->item_bytes) + " bytes, its record " + shown_name(name) + " holds " + std::to_string(record) +
+             " bytes");
+    available_[v->text] = record / v->item_bytes;
+    return v;
+  }
+  // torch._utils._rebuild_tensor_v2(storage, offset, sizes, strides, ...): the elements it reaches
+  // must be in the storage's record.
+  ValuePtr reduce(const ValuePtr& callable, const ValuePtr& args) {
+    auto out = collect(Value::Other, {args});
+    if (callable->kind != Value::Global || args->kind != Value::Tuple || args->items.size() < 4) return out;
+    const std::string& fn = callable->text;
+    if (fn != "torch._utils._rebuild_tensor_v2" && fn != "torch._utils._rebuild_tensor") return out;
+    const auto& a = args->items;
+    if (a[0]->kind != Value::Storage || a[1]->kind != Value::Int || a[2]->kind != Value::Tuple || a[3]->kind != Value::Tuple)
+      return out;
+    const auto& sizes = a[2]->items;
+    const auto& strides = a[3]->items;
+    if (sizes.size() != strides.size()) refuse(record_ + ": a tensor has " + std::to_string(sizes.size()) + " sizes and " +
+                                               std::to_string(strides.size()) + " strides");
+    auto it = available_.find(a[0]->text);
+    if (it == available_.end()) return out;
+    const std::string where = record_ + ": a tensor on storage " + shown_name(a[0]->text);
+    if (a[1]->number < 0) refuse(where + " has a negative offset");
+    // The last element reached: offset + sum((size - 1) * stride), in unsigned 128-bit-free steps.
+    uint64_t last = (uint64_t)a[1]->number;
+    bool empty = false;
+    std::string shape;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (sizes[i]->kind != Value::Int || strides[i]->kind != Value::Int) return out;
+      const int64_t size = sizes[i]->number, stride = strides[i]->number;
+      shape += (i ? "," : "") + std::to_string(size);
+      if (size < 0 || stride < 0) refuse(where + " has a negative size or stride");
+      if (size == 0) empty = true;
+      if (size > 1 && stride > 0) {
+        const uint64_t span = (uint64_t)(size - 1), step = (uint64_t)stride;
+        if (span > (UINT64_MAX - last) / step) refuse(where + " declares sizes [" + shape + ",...] beyond any memory");
+        last += span * step;
+      }
+    }
+    if (!empty && last >= it->second)
+      refuse(where + " of sizes [" + shape + "] reaches element " + std::to_string(last) + ", its record holds " +
+             std::to_string(it->second) + " elements");
+    return out;
+  }
+
+  std::string record_, tensor_dir_;
+  const std::map<std::string, const Member*>& members_;
+  const ArchiveBounds& bounds_;
+  std::vector<ValuePtr> stack_;
+  std::map<uint64_t, ValuePtr> memo_;
+  std::map<std::string, uint64_t> available_;  // storage key -> elements its record holds
+};
+
+// ---- TorchScript code ------------------------------------------------------------------------------
+// libtorch's parser and compiler recurse once per bracket and per block: their depth is bounded here.
+bool one_of(std::string_view chars, char c) { return chars.find(c) != std::string_view::npos; }
+
+void check_code(const std::string& name, const std::vector<unsigned char>& text, const ArchiveBounds& bounds) {
+  size_t line_start = 0, line_no = 1;
+  std::vector<size_t> indents = {0};
+  // Operators since the last ',' or ':' at each open bracket level: an upper bound of how deep the
+  // expression tree under construction is (a chain "x + x + ..." is a tree as deep as it is long).
+  std::vector<size_t> operators = {0};
+  size_t chained = 0;
+  bool at_line_start = true;
+  char quote = 0;
+  const auto where = [&] { return name + ":" + std::to_string(line_no) + ": "; };
+  const auto add_operator = [&] {
+    ++operators.back();
+    if (++chained > bounds.max_code_expression_operators)
+      refuse(where() + "an expression of more than " + std::to_string(bounds.max_code_expression_operators) +
+             " chained operators");
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = (char)text[i];
+    if (c == '\n') {
+      if (i - line_start > bounds.max_code_line_bytes)
+        refuse(where() + "a line of " + std::to_string(i - line_start) + " bytes (at most " +
+               std::to_string(bounds.max_code_line_bytes) + ")");
+      ++line_no;
+      line_start = i + 1;
+      at_line_start = operators.size() == 1 && quote == 0;
+      if (at_line_start) operators = {0}, chained = 0;  // the statement ends
+      continue;
+    }
+    if (at_line_start) {
+      if (c == ' ') continue;
+      at_line_start = false;
+      if (c != '#') {
+        const size_t width = i - line_start;
+        while (width < indents.back()) indents.pop_back();
+        if (width > indents.back()) indents.push_back(width);
+        if (indents.size() - 1 > bounds.max_code_indent_levels)
+          refuse(where() + "blocks nested more than " + std::to_string(bounds.max_code_indent_levels) + " deep");
+      }
+    }
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      // A call or subscript of what precedes it ("x[0][0]...", "f()()...") chains like an operator.
+      size_t before = i;
+      while (before > line_start && text[before - 1] == ' ') --before;
+      if (before > 0 && (std::isalnum(text[before - 1]) || one_of("_)]}", text[before - 1]))) add_operator();
+      operators.push_back(0);
+      ++chained;
+      if (operators.size() - 1 > bounds.max_code_brackets)
+        refuse(where() + "brackets nested more than " + std::to_string(bounds.max_code_brackets) + " deep");
+    } else if ((c == ')' || c == ']' || c == '}') && operators.size() > 1) {
+      chained -= operators.back() + 1;
+      operators.pop_back();
+    } else if (c == ',' || c == ':' || c == ';') {
+      chained -= operators.back();
+      operators.back() = 0;
+    } else if (one_of("+-*/%@&|^~<>=!", c) || (c == '.' && !(i > 0 && std::isdigit(text[i - 1])))) {
+      add_operator();
+    } else if (std::isalpha((unsigned char)c) || c == '_') {
+      size_t end = i;
+      while (end < text.size() && (std::isalnum(text[end]) || text[end] == '_')) ++end;
+      const std::string word(reinterpret_cast<const char*>(&text[i]), end - i);
+      if (word == "not" || word == "and" || word == "or" || word == "if" || word == "else" || word == "lambda")
+        add_operator();
+      i = end - 1;
+    }
+  }
+  if (text.size() - line_start > bounds.max_code_line_bytes)
+    refuse(where() + "a line of " + std::to_string(text.size() - line_start) + " bytes (at most " +
+           std::to_string(bounds.max_code_line_bytes) + ")");
+}
+
+// JSON kept in the archive (torch2onnx.save()'s signature, extra/*.json): nlohmann's parser builds
+// every nested level (about 100 bytes each) before the reader sees it.
+void check_json(const std::string& name, const std::vector<unsigned char>& text, const ArchiveBounds& bounds) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = (char)text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > bounds.max_json_nesting)
+        refuse(name + ": JSON nested more than " + std::to_string(bounds.max_json_nesting) + " deep");
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+void check_archive_bounds(const std::string& path, const ArchiveBounds& bounds) {
+  // Not there, a directory, not a zip: the loader says so in its own words.
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  {
+    std::ifstream in(path, std::ios::binary);
+    char magic[2] = {0, 0};
+    if (!in.read(magic, 2) || magic[0] != 'P' || magic[1] != 'K') return;
+  }
+  // The signature's reader and the loader both ask: the same unchanged file is checked once.
+  static std::mutex mutex;
+  static std::tuple<std::string, off_t, int64_t, int64_t> last_checked;
+  const auto key = std::make_tuple(path, st.st_size, (int64_t)st.st_mtim.tv_sec, (int64_t)st.st_mtim.tv_nsec);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (last_checked == key) return;
+  }
+  try {
+    File file(path);
+    const std::vector<Member> members = read_members(file, bounds);
+    std::map<std::string, const Member*> by_name;
+    for (const auto& m : members) by_name[m.name] = &m;
+    for (const auto& m : members) {
+      // Records are named ARCHIVE/...: the pickles, the code and the JSON libtorch and we parse.
+      const size_t slash = m.name.find('/');
+      if (slash == std::string::npos) continue;
+      const std::string prefix = m.name.substr(0, slash + 1), rest = m.name.substr(slash + 1);
+      if (rest == "data.pkl" || rest == "constants.pkl") {
+        const std::string archive = rest.substr(0, rest.size() - 4);
+        PickleCheck(m.name, prefix + archive + "/", by_name, bounds)
+            .run(read_member(file, m));
+      } else if (rest.rfind("code/", 0) == 0 && ends_with(rest, ".py")) {
+        check_code(m.name, read_member(file, m), bounds);
+      } else if (rest.rfind("extra/", 0) == 0 && ends_with(rest, ".json")) {
+        check_json(m.name, read_member(file, m), bounds);
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    last_checked = key;
+  } catch (const Refusal& r) {
+    throw ExportError(path + ": corrupt or truncated TorchScript archive: " + r.what);
+  } catch (const std::bad_alloc&) {
+    throw ExportError(path + ": corrupt or truncated TorchScript archive: its directory does not fit in memory");
+  }
+}
+
+}  // namespace t2o::core

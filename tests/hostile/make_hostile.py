@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Hostile files for tests/hostile: edited copies of examples/tiny_cnn/tiny_cnn.pt and other inputs
+whose names and contents hold control characters, invalid UTF-8, very long strings, or claims (sizes,
+nesting) that the bytes do not back. Standard library only (zipfile, pickletools): no torch.
+
+    make_hostile.py TINY_CNN_PT OUT_DIR
+
+Writes OUT_DIR/cases.json, a list of {"name", "kind", "hex": {ROLE: hex of the bytes}} the test reads
+(ROLE: model, onnx, example_dir, verify_dir, plugin_dir, input_spec), and the files; corrupt/c000.pt to
+c099.pt are seeded random corruptions of the model.
+Deterministic: the same bytes on every run.
+"""
+import json
+import os
+import pickletools
+import random
+import struct
+import sys
+import zipfile
+
+ESC = "\x1b[31m"  # a terminal colour sequence
+RLO = "\u202e"  # right-to-left override
+
+
+def members(pt):
+    with zipfile.ZipFile(pt) as z:
+        return [(i.filename, z.read(i.filename)) for i in z.infolist()]
+
+
+def write_zip(path, items, deflated=()):
+    """items: (name, bytes); stored (as torch writes records) unless the name is in `deflated`."""
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in items:
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED if name in deflated else zipfile.ZIP_STORED
+            z.writestr(info, data)
+
+
+def replaced(items, name, fn):
+    out = [(n, fn(d) if n == name else d) for n, d in items]
+    assert any(n == name for n, _ in items), name
+    return out
+
+
+def ops_of(pkl):
+    return list(pickletools.genops(pkl))
+
+
+def long1(value):
+    raw = value.to_bytes(8, "little", signed=True)
+    return b"\x8a\x08" + raw
+
+
+def patch_int_after(pkl, predicate, skip, value):
+    """Replaces the `skip`-th integer opcode after the first op matching predicate with LONG1 value."""
+    ops = ops_of(pkl)
+    start = next(i for i, (op, arg, pos) in enumerate(ops) if predicate(op, arg))
+    seen = 0
+    for k in range(start + 1, len(ops)):
+        op, arg, pos = ops[k]
+        if op.name in ("BININT", "BININT1", "BININT2", "LONG1"):
+            if seen == skip:
+                end = ops[k + 1][2]
+                return pkl[:pos] + long1(value) + pkl[end:]
+            seen += 1
+    raise AssertionError("no integer to patch")
+
+
+def patch_cd(zip_bytes, name, offset, fmt, value):
+    """Sets a field of `name`'s central directory entry (offset from the entry's start)."""
+    b = bytearray(zip_bytes)
+    p = b.rfind(b"PK\x05\x06")
+    cd_offset = struct.unpack_from("<I", b, p + 16)[0]
+    q = cd_offset
+    while b[q:q + 4] == b"PK\x01\x02":
+        n, e, c = struct.unpack_from("<HHH", b, q + 28)
+        if b[q + 46:q + 46 + n].decode() == name:
+            struct.pack_into(fmt, b, q + offset, value)
+            return bytes(b)
+        q += 46 + n + e + c
+    raise AssertionError(name)
+
+
+def patch_eocd(zip_bytes, offset, fmt, value):
+    b = bytearray(zip_bytes)
+    p = b.rfind(b"PK\x05\x06")
+    struct.pack_into(fmt, b, p + offset, value)
+    return bytes(b)
+
+
+def npy(header_dict_text, data):
+    header = header_dict_text.encode("latin-1") if isinstance(header_dict_text, str) else header_dict_text
+    pad = 64 - (10 + len(header) + 1) % 64
+    header = header + b" " * pad + b"\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + data
+
+
+def varint(v):
+    out = b""
+    while True:
+        byte = v & 0x7F
+        v >>= 7
+        if v:
+            out += bytes([byte | 0x80])
+        else:
+            return out + bytes([byte])
+
+
+def tensor_proto(dims, data_type, raw):
+    """ONNX TensorProto by hand: dims (1), data_type (2), raw_data (9)."""
+    out = b"".join(b"\x08" + varint(d) for d in dims)
+    out += b"\x10" + varint(data_type)
+    return out + b"\x4a" + varint(len(raw)) + raw
+
+
+def main(pt, out):
+    os.makedirs(out, exist_ok=True)
+    items = members(pt)
+    prefix = items[0][0].split("/")[0]
+    code = prefix + "/code/__torch__.py"
+    data_pkl = prefix + "/data.pkl"
+    deflated_code = {n for n, _ in items if "/code/" in n}
+    cases = []
+
+    def add(name, kind, **files):
+        # Paths and specs as the hex of their bytes: they hold what JSON cannot (lone surrogates).
+        cases.append({"name": name, "kind": kind, "hex": {k: os.fsencode(v).hex() for k, v in files.items()}})
+
+    def model(file_name, its, deflated=deflated_code):
+        path = os.path.join(out, file_name)
+        write_zip(path, its, deflated)
+        return path
+
+    def raw(file_name, data):
+        path = os.path.join(out, file_name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    # ---- the control: rebuilt by zipfile, unchanged (must export) ----
+    add("control", "ok", model=model("control.pt", items))
+
+    # ---- bytes that reach the error line (issue 28, part 1) ----
+    forward_bad_byte = lambda d: d.replace(b"def forward(", b"def \xce\x1b[2J" + RLO.encode() + b"forward(", 1)
+    add("code_invalid_utf8", "printable", model=model("code_bad_byte.pt", replaced(items, code, forward_bad_byte)))
+    add("version_bytes", "printable",
+        model=model("version.pt", replaced(items, prefix + "/version", lambda d: b"\xe5\xd7O\xfe\x1b]0;owned\x07\n")))
+    long_name = b"x = " + b"a" * 60000 + b"\x1b[31m\xff" + b"\n"
+    add("code_long_line", "printable",
+        model=model("code_long.pt", replaced(items, code, lambda d: d.replace(b"def forward(", long_name + b"def forward(", 1))))
+    add("pickle_global_bytes", "printable",
+        model=model("global.pt", replaced(items, data_pkl, lambda d: d.replace(
+            b"torch._utils\n_rebuild_tensor_v2\n", b"torch.\x1b[2J\xff" + RLO.encode() + b"\n_rebuild_tensor_v2\n", 1))))
+    evil_name = "ev\x1b[2Jil" + RLO + "gnp.\udcff\x07"  # \udcff: the byte 0xff in a file name
+    add("file_name_missing", "printable", model=os.path.join(out, evil_name + ".pt"))
+    evil_dir = os.path.join(out, "dir" + ESC)
+    os.makedirs(evil_dir, exist_ok=True)
+    add("file_name_corrupt", "printable",
+        model=model(os.path.join("dir" + ESC, "m\x1b[0m\udcfe.pt"), replaced(items, code, forward_bad_byte)))
+    add("signature_bytes", "printable",
+        model=model("signature.pt", items + [(prefix + "/extra/torch2onnx_signature.json",
+                                              b'{"version": 1, "inputs": ["float32[1,\x1b[31m\xff' + "\u2066".encode() + b']"]}')]))
+    os.makedirs(os.path.join(out, "npy_descr"), exist_ok=True)
+    raw(os.path.join("npy_descr", "x.npy"),
+        npy(b"{'descr': '\x1b[31m" + RLO.encode() + b"\xff', 'fortran_order': False, 'shape': (1, 3, 32, 32), }", b"\0" * 16))
+    add("npy_descr_bytes", "printable", example_dir=os.path.join(out, "npy_descr"))
+    add("input_spec_bytes", "printable", input_spec="float32[1,\x1b[2J\udcff" + RLO + "]")
+    add("input_spec_long", "printable", input_spec="float32[" + "1," * 30000 + "\x1b]")
+    raw("garbage\x1b[31m.onnx", b"\x1b[2J\xff\xfe" + RLO.encode() + b"not onnx" * 10)
+    add("onnx_garbage", "printable", onnx=os.path.join(out, "garbage\x1b[31m.onnx"))
+    os.makedirs(os.path.join(out, "pack_bytes"), exist_ok=True)
+    raw(os.path.join("pack_bytes", "evil\x1b[31m.json"),
+        b'{"torch2onnx_pack": 1, "name": "\x1b]0;t\x07 \xff' + RLO.encode() + b'", "version": "1", "ops": []}')
+    add("json_pack_bytes", "pack", plugin_dir=os.path.join(out, "pack_bytes"))
+
+    # ---- claims the bytes do not back (issue 28, part 2) ----
+    base = open(os.path.join(out, "control.pt"), "rb").read()
+    first_storage = prefix + "/data/0"
+    add("member_beyond_file", "bounds",
+        model=raw("member_beyond.pt", patch_cd(patch_cd(base, first_storage, 20, "<I", 0x7FFFFF00), first_storage, 24, "<I", 0x7FFFFF00)))
+    add("stored_sizes_differ", "bounds",
+        model=raw("stored_sizes.pt", patch_cd(base, first_storage, 24, "<I", 0xFFFFFFF0)))
+    add("directory_beyond_file", "bounds", model=raw("cd_beyond.pt", patch_eocd(base, 16, "<I", 0x7FFFFFF0)))
+    add("entry_count_lies", "bounds", model=raw("entries.pt", patch_eocd(patch_eocd(base, 8, "<H", 0xFFFE), 10, "<H", 0xFFFE)))
+    # 256 MiB of zeros deflated to ~250 KiB, as the signature torch2onnx reads first.
+    bomb = os.path.join(out, "deflate_bomb.pt")
+    write_zip(bomb, items, deflated_code)
+    with zipfile.ZipFile(bomb, "a") as z:
+        info = zipfile.ZipInfo(prefix + "/extra/torch2onnx_signature.json", date_time=(2020, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        with z.open(info, "w", force_zip64=False) as f:
+            chunk = b"\0" * (1 << 20)
+            for _ in range(256):
+                f.write(chunk)
+    add("deflate_bomb", "bounds", model=bomb)
+    is_cpu = lambda op, arg: op.name in ("BINUNICODE", "SHORT_BINUNICODE") and arg == "cpu"
+    add("storage_declares_more", "bounds",
+        model=model("storage_more.pt", replaced(items, data_pkl, lambda d: patch_int_after(d, is_cpu, 0, 1 << 40))))
+    is_persid = lambda op, arg: op.name == "BINPERSID"
+    add("tensor_declares_terabytes", "bounds",
+        model=model("tensor_tb.pt", replaced(items, data_pkl, lambda d: patch_int_after(d, is_persid, 1, 1 << 42))))
+    add("tensor_offset_beyond", "bounds",
+        model=model("tensor_offset.pt", replaced(items, data_pkl, lambda d: patch_int_after(d, is_persid, 0, 1 << 30))))
+    add("pickle_nested_tuples", "bounds",
+        model=model("pickle_tuples.pt", replaced(items, data_pkl, lambda d: b"\x80\x02" + b"(" * 300000 + b"t" * 300000 + b".")))
+    add("pickle_nested_lists", "bounds",
+        model=model("pickle_lists.pt", replaced(items, data_pkl, lambda d: b"\x80\x02" + b"]" * 300000 + b"a" * 299999 + b".")))
+    nested_code = b"def f(x):\n  return " + b"(" * 200000 + b"x" + b")" * 200000 + b"\n"
+    add("code_nested_brackets", "bounds",
+        model=model("code_brackets.pt", replaced(items, code, lambda d: d + nested_code), ()))
+    deep_blocks = b"def g(x):\n" + b"".join(b"  " * (k + 1) + b"if True:\n" for k in range(300)) + b"  " * 301 + b"pass\n"
+    add("code_nested_blocks", "bounds", model=model("code_blocks.pt", replaced(items, code, lambda d: d + deep_blocks), ()))
+    chain = b"def h(x):\n  return x" + b" + x" * 400000 + b"\n"
+    add("code_operator_chain", "bounds", model=model("code_chain.pt", replaced(items, code, lambda d: d + chain), ()))
+    subscripts = b"    _c = x" + b"[0]" * 100000 + b"\n    fc = self.fc\n"
+    add("code_subscript_chain", "bounds",
+        model=model("code_subscripts.pt", replaced(items, code, lambda d: d.replace(b"    fc = self.fc\n", subscripts, 1)), ()))
+    add("signature_nested", "bounds",
+        model=model("signature_nested.pt", items + [(prefix + "/extra/torch2onnx_signature.json", b"[" * 2000000)]))
+    os.makedirs(os.path.join(out, "npy_huge"), exist_ok=True)
+    raw(os.path.join("npy_huge", "input_0.npy"),
+        npy("{'descr': '<f4', 'fortran_order': False, 'shape': (100000, 100000, 100000), }", b"\0" * 16))
+    add("npy_huge_shape", "bounds", example_dir=os.path.join(out, "npy_huge"), verify_dir=os.path.join(out, "npy_huge"))
+    os.makedirs(os.path.join(out, "pb_huge"), exist_ok=True)
+    raw(os.path.join("pb_huge", "input_0.pb"), tensor_proto([100000, 100000, 100000], 1, b"\0" * 16))
+    add("pb_huge_dims", "bounds", example_dir=os.path.join(out, "pb_huge"), verify_dir=os.path.join(out, "pb_huge"))
+    os.makedirs(os.path.join(out, "pack_nested"), exist_ok=True)
+    raw(os.path.join("pack_nested", "deep.json"), b'{"torch2onnx_pack": 1, "name": "deep", "ops": ' + b"[" * 4000000)
+    add("json_pack_nested", "pack", plugin_dir=os.path.join(out, "pack_nested"))
+    add("input_spec_nested", "bounds", input_spec="(" * 60000 + "float32[1,3,32,32]" + ")" * 60000)
+
+    # ---- corrupted copies: random bytes flipped, cut or inserted (seeded) ----
+    rng = random.Random(28)
+    corrupt_dir = os.path.join(out, "corrupt")
+    os.makedirs(corrupt_dir, exist_ok=True)
+    original = open(pt, "rb").read()
+    for k in range(100):
+        data = bytearray(original)
+        how = k % 4
+        if how == 0:  # a few random bytes
+            for _ in range(rng.randint(1, 8)):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+        elif how == 1:  # cut
+            data = data[: rng.randrange(len(data))]
+        elif how == 2:  # a run of random bytes
+            at = rng.randrange(len(data))
+            data[at:at + 64] = bytes(rng.randrange(256) for _ in range(64))
+        else:  # bytes inserted
+            at = rng.randrange(len(data))
+            data[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 32)))
+        with open(os.path.join(corrupt_dir, "c%03d.pt" % k), "wb") as f:
+            f.write(bytes(data))
+
+    with open(os.path.join(out, "cases.json"), "w", encoding="utf-8", errors="surrogateescape") as f:
+        json.dump(cases, f, indent=1, ensure_ascii=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
