@@ -56,10 +56,11 @@ bool fused_kernel_takes(const at::Tensor& q, const at::Tensor& k, const at::Tens
   return m.dim() == 2 || ((m.size(0) == 1 || m.size(0) == q.size(0)) && (m.size(1) == 1 || m.size(1) == q.size(1)));
 }
 
-at::Tensor sdpa(const at::Tensor& query, const at::Tensor& key, const at::Tensor& value,
-                const c10::optional<at::Tensor>& attn_mask, double dropout_p, bool is_causal,
-                c10::optional<double> scale, bool enable_gqa) {
-  const char* op = "aten::scaled_dot_product_attention";
+constexpr const char* op = "aten::scaled_dot_product_attention";
+
+// The argument checks PyTorch makes before computing (shared by the CPU and meta kernels).
+void check_arguments(const at::Tensor& query, const at::Tensor& key, const at::Tensor& value,
+                     const c10::optional<at::Tensor>& attn_mask, double dropout_p, bool is_causal, bool enable_gqa) {
   TORCH_CHECK(query.scalar_type() == key.scalar_type() && query.scalar_type() == value.scalar_type(), op,
               ": expected query, key and value to have the same dtype, got ", query.scalar_type(), ", ",
               key.scalar_type(), " and ", value.scalar_type());
@@ -77,6 +78,22 @@ at::Tensor sdpa(const at::Tensor& query, const at::Tensor& key, const at::Tensor
   TORCH_CHECK(!is_causal || !attn_mask || fused_kernel_takes(query, key, value, attn_mask, enable_gqa), op,
               ": an explicit attn_mask must not be set when is_causal=True (PyTorch's math backend, which takes "
               "these inputs, refuses it)");
+  TORCH_CHECK(query.size(-1) == key.size(-1) && key.size(-2) == value.size(-2), op,
+              ": query and key must have the same head size and key and value the same length, got query ",
+              query.sizes(), ", key ", key.sizes(), ", value ", value.sizes());
+  if (enable_gqa) {
+    TORCH_CHECK(query.dim() >= 3 && key.dim() >= 3 && value.dim() >= 3, op, ": enable_gqa needs a head dim (-3)");
+    const int64_t qh = query.size(-3), kh = key.size(-3), vh = value.size(-3);
+    TORCH_CHECK((qh == kh && kh == vh) || (kh > 0 && vh > 0 && qh % kh == 0 && qh % vh == 0), op,
+                ": number of heads in key and value must divide the number of heads in query, got ", qh, ", ", kh,
+                " and ", vh);
+  }
+}
+
+at::Tensor sdpa(const at::Tensor& query, const at::Tensor& key, const at::Tensor& value,
+                const c10::optional<at::Tensor>& attn_mask, double dropout_p, bool is_causal,
+                c10::optional<double> scale, bool enable_gqa) {
+  check_arguments(query, key, value, attn_mask, dropout_p, is_causal, enable_gqa);
 
   const auto out_type = query.scalar_type();
   const bool upcast = out_type == at::kHalf || out_type == at::kBFloat16;
@@ -106,13 +123,8 @@ at::Tensor sdpa(const at::Tensor& query, const at::Tensor& key, const at::Tensor
   }
 
   if (enable_gqa) {
-    TORCH_CHECK(q.dim() >= 3 && k.dim() >= 3 && v.dim() >= 3, op, ": enable_gqa needs a head dim (-3)");
-    const int64_t qh = q.size(-3), kh = k.size(-3), vh = v.size(-3);
-    TORCH_CHECK((qh == kh && kh == vh) || (kh > 0 && vh > 0 && qh % kh == 0 && qh % vh == 0), op,
-                ": number of heads in key and value must divide the number of heads in query, got ", qh, ", ", kh,
-                " and ", vh);
-    k = repeat_heads(k, qh / kh);
-    v = repeat_heads(v, qh / vh);
+    k = repeat_heads(k, q.size(-3) / k.size(-3));
+    v = repeat_heads(v, q.size(-3) / v.size(-3));
   }
   at::Tensor scores = at::matmul(q, k.transpose(-2, -1) * factor);
   if (bias) scores.add_(*bias);
@@ -120,6 +132,25 @@ at::Tensor sdpa(const at::Tensor& query, const at::Tensor& key, const at::Tensor
   at::Tensor weights = safe_softmax(scores, -1, c10::nullopt);
   at::Tensor out = at::matmul(weights, v);
   return upcast ? out.to(out_type) : out;
+}
+
+// The output's shape without the arithmetic (libtorch 1.13 has no meta kernel for where() and
+// logical_not(), which the CPU kernel uses): query's and the (repeated) key/value heads' batch dims
+// broadcast, then (L, Ev), in query's dtype.
+at::Tensor sdpa_meta(const at::Tensor& query, const at::Tensor& key, const at::Tensor& value,
+                     const c10::optional<at::Tensor>& attn_mask, double dropout_p, bool is_causal,
+                     c10::optional<double>, bool enable_gqa) {
+  check_arguments(query, key, value, attn_mask, dropout_p, is_causal, enable_gqa);
+  auto batch = [&](const at::Tensor& t) {
+    auto sizes = t.sizes().vec();
+    sizes.resize(sizes.size() - 2);
+    if (enable_gqa) sizes[sizes.size() - 1] = query.size(-3);
+    return sizes;
+  };
+  auto sizes = at::infer_size(at::infer_size(batch(query), batch(key)), batch(value));
+  sizes.push_back(query.size(-2));
+  sizes.push_back(value.size(-1));
+  return at::empty(sizes, query.options());
 }
 
 }  // namespace
@@ -132,4 +163,11 @@ TORCH_LIBRARY_FRAGMENT(aten, m) {
 
 TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
   m.impl("scaled_dot_product_attention", TORCH_FN(t2o_compat::sdpa));
+}
+
+TORCH_LIBRARY_IMPL(aten, Meta, m) { m.impl("scaled_dot_product_attention", TORCH_FN(t2o_compat::sdpa_meta)); }
+
+// Meta tensors go past autograd to the meta kernel (otherwise the composite kernel takes them).
+TORCH_LIBRARY_IMPL(aten, AutogradMeta, m) {
+  m.impl("scaled_dot_product_attention", torch::CppFunction::makeFallthrough());
 }

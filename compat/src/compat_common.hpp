@@ -6,9 +6,10 @@
 // never by overload name). Kernels made only of ATen calls are registered as CompositeImplicitAutograd:
 // they then serve every backend, the Meta device of the example run's first pass included (the ATen
 // calls they make have meta kernels), and autograd. Kernels whose result depends on data (nonzero,
-// item()) are registered for CPU, with a separate Meta kernel where the output shape is static, and
-// a fallthrough for AutogradMeta: libtorch 1.13 has no autograd fallback for the Meta device, so
-// without it a meta tensor never reaches the Meta kernel.
+// item()), or that call ATen ops without a meta kernel in libtorch 1.13 (where, logical_not), get
+// a separate Meta kernel giving the output's shape, and a fallthrough for AutogradMeta: libtorch
+// 1.13 has no autograd fallback for the Meta device (a CPU-only kernel would never see a meta
+// tensor), and a composite kernel would take meta tensors before the Meta kernel.
 #pragma once
 
 #include <ATen/ATen.h>

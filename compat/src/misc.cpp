@@ -11,13 +11,23 @@
 namespace t2o_compat {
 namespace {
 
-at::Tensor prelu_kernel(const at::Tensor& self, const at::Tensor& weight) {
+void check_prelu(const at::Tensor& self, const at::Tensor& weight) {
   const char* op = "aten::_prelu_kernel";
   TORCH_CHECK(self.scalar_type() == weight.scalar_type(), op, ": expected self and weight of the same dtype, got ",
               self.scalar_type(), " and ", weight.scalar_type());
   TORCH_CHECK(at::infer_size(self.sizes(), weight.sizes()) == self.sizes().vec(), op, ": weight of shape ",
               weight.sizes(), " does not broadcast to self's shape ", self.sizes());
+}
+
+at::Tensor prelu_kernel(const at::Tensor& self, const at::Tensor& weight) {
+  check_prelu(self, weight);
   return at::where(self > 0, self, weight * self);
+}
+
+// libtorch 1.13 has no meta kernel for where().
+at::Tensor prelu_kernel_meta(const at::Tensor& self, const at::Tensor& weight) {
+  check_prelu(self, weight);
+  return at::empty(self.sizes(), self.options());
 }
 
 void assert_async_msg(const at::Tensor& self, c10::string_view assert_msg) {
@@ -52,6 +62,12 @@ TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
 
 TORCH_LIBRARY_IMPL(aten, CPU, m) { m.impl("_assert_async.msg", TORCH_FN(t2o_compat::assert_async_msg)); }
 
-TORCH_LIBRARY_IMPL(aten, Meta, m) { m.impl("_assert_async.msg", TORCH_FN(t2o_compat::assert_async_msg_meta)); }
+TORCH_LIBRARY_IMPL(aten, Meta, m) {
+  m.impl("_assert_async.msg", TORCH_FN(t2o_compat::assert_async_msg_meta));
+  m.impl("_prelu_kernel", TORCH_FN(t2o_compat::prelu_kernel_meta));
+}
 
-TORCH_LIBRARY_IMPL(aten, AutogradMeta, m) { m.impl("_assert_async.msg", torch::CppFunction::makeFallthrough()); }
+TORCH_LIBRARY_IMPL(aten, AutogradMeta, m) {
+  m.impl("_assert_async.msg", torch::CppFunction::makeFallthrough());
+  m.impl("_prelu_kernel", torch::CppFunction::makeFallthrough());
+}

@@ -14,6 +14,14 @@ at::Tensor safe_softmax(const at::Tensor& self, int64_t dim, c10::optional<at::S
   return at::where(masked_rows, at::scalar_tensor(0.0, out.options()), out);
 }
 
+namespace {
+// libtorch 1.13 has no meta kernel for where(): the shape and dtype of softmax's result.
+at::Tensor safe_softmax_meta(const at::Tensor& self, int64_t dim, c10::optional<at::ScalarType> dtype) {
+  wrap_dim(dim, self.dim(), "aten::_safe_softmax");
+  return at::empty(self.sizes(), self.options().dtype(dtype.value_or(self.scalar_type())));
+}
+}  // namespace
+
 }  // namespace t2o_compat
 
 TORCH_LIBRARY_FRAGMENT(aten, m) { m.def("_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"); }
@@ -21,3 +29,7 @@ TORCH_LIBRARY_FRAGMENT(aten, m) { m.def("_safe_softmax(Tensor self, int dim, Sca
 TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
   m.impl("_safe_softmax", TORCH_FN(t2o_compat::safe_softmax));
 }
+
+TORCH_LIBRARY_IMPL(aten, Meta, m) { m.impl("_safe_softmax", TORCH_FN(t2o_compat::safe_softmax_meta)); }
+
+TORCH_LIBRARY_IMPL(aten, AutogradMeta, m) { m.impl("_safe_softmax", torch::CppFunction::makeFallthrough()); }

@@ -97,7 +97,8 @@ def main():
                     ["aten::some_op_from_2_9", "code/__torch__.py:8", newer])
         expect_line("unknown_prim", "torch.mul(x, ops.prim.some_prim_from_2_9(x))", ["prim::some_prim_from_2_9", newer])
         expect_line("sdpa_without_library", "torch.scaled_dot_product_attention(x, x, x)",
-                    ["aten::scaled_dot_product_attention", newer], "--no-default-libraries")
+                    ["aten::scaled_dot_product_attention", newer, "libtorch2onnx_compat.so, is not loaded"],
+                    "--no-default-libraries")
         expect_line("squeeze_dims_without_library", "torch.squeeze(x, [0, 1])",
                     ["aten::squeeze", "none of its " + LIBTORCH, "code/__torch__.py:8"], "--no-default-libraries")
         expect_line("pad_sequence_side_without_library", "torch.pad_sequence([x], True, 0., \"left\")",

@@ -9,9 +9,11 @@ compares with what 2.6 returned: dtype, shape and values (bit for bit, or within
 where the arithmetic order differs; inf/NaN in the same places), the arguments the op changes in
 place, or an error where 2.6 raised one. Each case runs again on the meta device (the example run's
 first pass) and must give the same dtype and shape. Fails when GENERATOR's SHA-256 differs from the
-one REFS records (the fixtures are stale: regenerate them).
+one REFS records (the fixtures are stale: regenerate them). The scripted module saved beside REFS
+(script_ops.pt: prim::nbytes, aten::Generator, …) is loaded and run and must return 2.6's values.
 """
 import hashlib
+import os
 import sys
 
 import torch
@@ -132,6 +134,12 @@ def main():
                                         f"{e.dtype}{list(e.shape)}")
             except Exception as e:
                 failures.append(f"{name}: on the meta device: {str(e).strip().splitlines()[0]}")
+    # The TorchScript-language ops: 2.6's scripted module, loaded and run here.
+    script = torch.jit.load(os.path.join(os.path.dirname(os.path.abspath(sys.argv[2])), "script_ops.pt"))
+    for k, c in enumerate(refs["script_ops"]):
+        got = script(c["input"])
+        if got != c["out"]:
+            failures.append(f"script_ops input {k}: expected {c['out']}, got {got}")
     # Not in the references: PyTorch drops weights at random there; the kernel refuses.
     q = torch.ones(1, 1, 2, 4)
     try:

@@ -5,12 +5,14 @@
 
 Runs inside the Debian 13 root (PyTorch 2.6). For each case below: the op as PyTorch 2.6 names it,
 its arguments (tensors made here, seeded) and what 2.6 returns (tensors, numbers, or the first line
-of the error it raises), torch.save()d into one file with the SHA-256 of this script. The ctest
+of the error it raises), torch.save()d into one file with the SHA-256 of this script. The
+TorchScript-language ops (prim::nbytes, aten::Generator, …) are a scripted module saved beside it
+(script_ops.pt) with its outputs. The ctest
 torch2x.compat_kernels (check_kernel_refs.py, under the host's PyTorch 1.13) calls the same ops
 from libtorch2onnx_compat.so and compares; it fails when this script changed after the file was made.
 """
 import hashlib
-import math
+import os
 import sys
 
 import torch
@@ -217,6 +219,20 @@ case("itemsize_int64", "prim::itemsize", torch.zeros(2, dtype=torch.int64))
 case("is_xla", "prim::is_xla", r(1))
 
 
+class ScriptOps(torch.nn.Module):
+    """The TorchScript-language ops, as scripted code saved by 2.6 calls them (saved as
+    script_ops.pt beside the references: the checker loads and runs it under 1.13)."""
+
+    def forward(self, x):
+        g = torch.Generator(seed=x.numel())
+        g.manual_seed(x.numel() + 5)
+        return (x.nbytes, x.itemsize, x.is_xla, x.is_mtia, x.is_maia, g.initial_seed(), str(torch.device("cpu", 1)),
+                torch.get_autocast_dtype("cpu"))
+
+
+SCRIPT_INPUTS = [r(2, 3, dtype=torch.float16), r(4, 5, dtype=torch.float64)[:, :2], torch.zeros((), dtype=torch.int8)]
+
+
 def resolve(op):
     ns, name = op.split("::")
     name, _, overload = name.partition(".")
@@ -248,7 +264,11 @@ def main():
         except Exception as e:  # the op refuses these arguments: the error, first line
             rec["error"] = str(e).strip().splitlines()[0]
         records.append(rec)
-    torch.save(dict(generator_sha256=digest, torch_version=torch.__version__, cases=records), sys.argv[1])
+    scripted = torch.jit.script(ScriptOps())
+    scripted.save(os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "script_ops.pt"))
+    script = [dict(input=x, out=scripted(x)) for x in SCRIPT_INPUTS]
+    torch.save(dict(generator_sha256=digest, torch_version=torch.__version__, cases=records, script_ops=script),
+               sys.argv[1])
     print(f"{len(records)} cases, {sum('error' in r for r in records)} of them errors, torch {torch.__version__}")
 
 

@@ -1,6 +1,7 @@
 #include "load/model_loader.hpp"
 
 #include "load/archive_scan.hpp"
+#include "load/kernel_libraries.hpp"
 #include "load/lazy_weights.hpp"
 #include "torch2onnx/core/exporter.hpp"
 
@@ -52,13 +53,18 @@ std::string call_site(const std::string& message) {
 // the message is neither.
 std::string newer_pytorch_op(const std::string& message) {
   const std::string newer = "PyTorch newer than the libtorch torch2onnx was built with (libtorch " T2O_LIBTORCH_VERSION ")";
+  // Most such ops are in the compatibility library (compat/), a default kernel library.
+  bool compat = false;
+  for (const auto& path : loaded_kernel_libraries())
+    compat |= path.size() >= 23 && path.compare(path.size() - 23, 23, "libtorch2onnx_compat.so") == 0;
+  const std::string hint = compat ? "" : "; torch2onnx's library of PyTorch 2.x ops, libtorch2onnx_compat.so, is not loaded";
   const std::string unknown = "Unknown builtin op: ";
   size_t at = message.find(unknown);
   if (at != std::string::npos) {
     std::string op = op_name_at(message, at + unknown.size());
     if (!builtin_namespace(op)) return {};
     return "the model calls " + op + call_site(message) + ", an op of a " + newer +
-           " that no loaded kernel library provides";
+           " that no loaded kernel library provides" + hint;
   }
   // The first schema the message lists: the variants of the op the call names.
   size_t schema = std::string::npos;
@@ -77,7 +83,7 @@ std::string newer_pytorch_op(const std::string& message) {
   if (schema == std::string::npos || (!invalid && !too_many)) return {};
   return "the model calls " + op_name_at(message, schema) + call_site(message) +
          " with arguments that none of its libtorch " T2O_LIBTORCH_VERSION " overloads takes: an overload or argument of a " +
-         newer;
+         newer + hint;
 }
 
 }  // namespace
