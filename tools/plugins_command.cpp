@@ -19,7 +19,8 @@ const char* kPluginsHelp =
     "usage: torch2onnx plugins [--json] [--matrix] [--strict] [--plugin-path DIR]... [--enable-pack NAME]...\n"
     "\n"
     "Lists the op packs found (bundled, TORCH2ONNX_PLUGIN_PATH, --plugin-path): file, name,\n"
-    "version, ABI and how many ops each registers per opset; then every refused file and why.\n"
+    "version, ABI and how many ops each registers per opset; the kernel libraries loaded before a\n"
+    "model (PyTorch 2.x compatibility, torch.onnx.ops, torchvision's); then every refused file and why.\n"
     "--enable-pack NAME also loads an optional pack shipped with the program (e.g. com.microsoft).\n"
     "--matrix prints the support matrix (op x opset -> serving registration) as Markdown.\n"
     "--strict exits with status 1 when any file was refused (to check packs in a build or CI).\n";
@@ -151,6 +152,9 @@ int run_plugins(Args& args) {
                                 {"abi", std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)},
                                 {"origin", origin_name(p.origin)}, {"format", p.format}, {"symbolics", ops}});
     }
+    out["kernel_libraries"] = nlohmann::json::array();
+    for (const auto& [name, path] : t2o::core::default_kernel_libraries())
+      out["kernel_libraries"].push_back({{"name", name}, {"file", printable(path)}});
     out["refused"] = nlohmann::json::array();
     for (const auto& r : registry.refused()) out["refused"].push_back({{"file", printable(r.path)}, {"reason", printable(r.reason)}});
     std::cout << out.dump(2) << std::endl;
@@ -169,6 +173,11 @@ int run_plugins(Args& args) {
       std::cout << "    " << (key.first.empty() ? "ai.onnx" : printable(key.first)) << " opset " << key.second << ": " << n
                 << " op" << (n == 1 ? "" : "s") << "\n";
   }
+  // Not packs, but what lets models load: the kernel libraries loaded before every model.
+  const auto libraries = t2o::core::default_kernel_libraries();
+  std::cout << "kernel libraries loaded before a model (--no-default-libraries leaves them out):"
+            << (libraries.empty() ? " none\n" : "\n");
+  for (const auto& [name, path] : libraries) std::cout << "  " << name << "  " << printable(path) << "\n";
   if (!registry.refused().empty()) {
     std::cout << "refused:\n";
     for (const auto& r : registry.refused()) std::cout << "  " << printable(r.path) << ": " << printable(r.reason) << "\n";

@@ -27,6 +27,27 @@ fs::path bad_pack_dir() {
   return dir;
 }
 
+// plugins lists the kernel libraries loaded before a model: torch2onnx's own two always (PyTorch 2.x
+// compatibility, torch.onnx.ops), as files that exist; in the JSON too.
+TEST(Plugins, ListsTheDefaultKernelLibraries) {
+  const RunResult r = run({cli().string(), "plugins"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const auto at = r.out.find("kernel libraries loaded before a model");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  for (const char* name : {"torch2onnx_compat", "torch2onnx_ops"}) {
+    const auto line = r.out.find(std::string("  ") + name + "  ", at);
+    ASSERT_NE(line, std::string::npos) << name << "\n" << r.out;
+    const auto start = line + 4 + std::string(name).size();
+    EXPECT_TRUE(fs::is_regular_file(r.out.substr(start, r.out.find('\n', start) - start))) << r.out;
+  }
+  const RunResult j = run({cli().string(), "plugins", "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.describe();
+  const auto libs = nlohmann::json::parse(j.out).at("kernel_libraries");
+  std::vector<std::string> names;
+  for (const auto& l : libs) names.push_back(l.at("name").get<std::string>());
+  EXPECT_NE(std::find(names.begin(), names.end(), "torch2onnx_compat"), names.end()) << j.out;
+}
+
 TEST(WrongAbiPack, PluginsReportsItRefused) {
   const fs::path dir = bad_pack_dir();
   const RunResult r = run({cli().string(), "plugins", "--plugin-path", dir.string()});

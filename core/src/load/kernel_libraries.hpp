@@ -24,8 +24,7 @@ struct DefaultKernelLibrary {
   const char* pattern;
 };
 
-// The default libraries present on this machine, in table order: {name, path}.
-std::vector<std::pair<std::string, std::string>> default_kernel_libraries();
+// default_kernel_libraries(), the ones present on this machine, is public: torch2onnx/core/exporter.hpp.
 
 // Loads one library (RTLD_NOW | RTLD_LOCAL, like ctypes.CDLL). Loading the same file again does
 // nothing. Throws ExportError with one line naming the path: no such file, not a shared library,

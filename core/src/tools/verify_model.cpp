@@ -16,6 +16,7 @@
 #include "tools/verify_report.hpp"
 
 #include "load/kernel_libraries.hpp"
+#include "load/archive_bounds.hpp"
 #include "signature/default_dtype.hpp"
 #include "signature/signature.hpp"
 #include "torch2onnx/core/custom_ops.hpp"
@@ -65,8 +66,10 @@ class Verify {
     check_inputs();
     // The model's default dtype for every libtorch run verify makes (the conversion sets it again).
     std::string dtype = options_.default_dtype;
-    if (dtype.empty() && options_.use_saved_signature && !rq_.model.empty())
+    if (dtype.empty() && options_.use_saved_signature && !rq_.model.empty()) {
+      check_archive_bounds(rq_.model);  // before the saved signature, a record of the archive, is read
       if (auto saved = read_saved_signature(rq_.model)) dtype = saved->default_dtype;
+    }
     DefaultDtypeScope default_dtype(dtype);
     if (rq_.load_packs) rq_.load_packs(registry_);
     else load_default_packs(registry_);

@@ -159,6 +159,10 @@ struct ExportOptions {
 };
 // Whether the BatchNorm folding of do_constant_folding runs: not when the weights are inputs.
 inline bool folds_constants(const ExportOptions& o) { return o.constant_folding && o.export_params; }
+// The kernel libraries found automatically on this machine, in load order: {name, path} (torch2onnx's
+// torch.onnx.ops and PyTorch 2.x compatibility libraries, torchvision's). Loaded before a model unless
+// ExportOptions::default_kernel_libraries is false; `torch2onnx plugins` lists them.
+std::vector<std::pair<std::string, std::string>> default_kernel_libraries();
 // Parses "LO:HI" (--input-range); throws ExportError naming the text.
 std::pair<int64_t, int64_t> parse_input_range(const std::string& text);
 // "float32" or "float64" (--default-dtype; also float/double, torch.float32/torch.float64); throws
