@@ -11,9 +11,11 @@ pages it shared with its parent between fork and exec.
 """
 
 import argparse
+import filecmp
 import json
 import mmap
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -38,6 +40,18 @@ MODELS = {
 }
 DEFAULT_MODELS = "resnet18,resnet50"
 
+# The batch row (--batch): torchvision classification models at 224x224, converted by one
+# `torch2onnx export --batch` process, by one torch2onnx process each and by one torch.onnx.export
+# process each. Built like the models above (eval, random weights, traced).
+BATCH_MODELS = ["resnet18", "resnet34", "resnet50", "resnext50_32x4d", "wide_resnet50_2", "alexnet",
+                "densenet121", "squeezenet1_0", "squeezenet1_1", "mobilenet_v2", "mobilenet_v3_small",
+                "mobilenet_v3_large", "shufflenet_v2_x1_0", "mnasnet1_0", "efficientnet_b0", "regnet_x_400mf",
+                "regnet_y_400mf", "googlenet", "convnext_tiny", "vit_b_16"]
+# Auxiliary classifiers only run in training mode: left out (as tests/zoo does).
+TORCHVISION_KWARGS = {"googlenet": {"aux_logits": False, "init_weights": True}}
+for _n in BATCH_MODELS:
+    MODELS.setdefault(_n, (["float32[1,3,224,224]"], False))
+
 # --------------------------------------------------------------------------
 # Model building (runs in a child: run_bench.py --_build NAME PT META)
 # --------------------------------------------------------------------------
@@ -47,10 +61,10 @@ def _build_model(name):
     import torch
     import torch.nn as nn
 
-    if name in ("resnet18", "resnet50", "mobilenet_v2", "vit_b_16"):
+    if name in ("resnet18", "resnet50", "mobilenet_v2", "vit_b_16") or name in BATCH_MODELS:
         import torchvision
 
-        return getattr(torchvision.models, name)(weights=None)
+        return getattr(torchvision.models, name)(weights=None, **TORCHVISION_KWARGS.get(name, {}))
 
     if name == "gpt350m":
         # GPT-2-medium-like decoder: 24 layers, width 1024, 16 heads, vocab
@@ -343,21 +357,46 @@ def fmt(v, spec):
 # --------------------------------------------------------------------------
 
 
-def bench_model(name, a, log):
-    specs = MODELS[name][0]
-    wd = a.work_dir
-    pt = os.path.join(wd, name + ".pt")
-    meta_path = os.path.join(wd, name + ".json")
-    logs = os.path.join(wd, "logs")
-    os.makedirs(logs, exist_ok=True)
-
+def ensure_built(name, a, log):
+    """(WORK/NAME.pt, its meta dict), building and tracing it in a child first if needed; (None, error)
+    when that fails."""
+    pt = os.path.join(a.work_dir, name + ".pt")
+    meta_path = os.path.join(a.work_dir, name + ".json")
     if a.rebuild or not (os.path.exists(pt) and os.path.exists(meta_path)):
         log("[%s] building and tracing ..." % name)
         r = subprocess.run([PY, os.path.abspath(__file__), "--_build", name, pt, meta_path])
         if r.returncode != 0:
-            return {"model": name, "error": "build failed (exit %d)" % r.returncode}
+            return None, "build of %s failed (exit %d)" % (name, r.returncode)
     with open(meta_path) as f:
-        meta = json.load(f)
+        return pt, json.load(f)
+
+
+def ours_options(a):
+    """The options every one of our runs gets besides the model's own."""
+    opts = []
+    if a.opset != 17:
+        opts += ["--opset", str(a.opset)]
+    for d in a.plugin_path:
+        opts += ["--plugin-path", d]
+    return opts + ["-q"]
+
+
+def ours_cmd(a, pt, out, specs):
+    cmd = [a.cli, "export", pt, "-o", out]
+    for s in specs:
+        cmd += ["--input", s]
+    return cmd + ours_options(a)
+
+
+def bench_model(name, a, log):
+    specs = MODELS[name][0]
+    wd = a.work_dir
+    logs = os.path.join(wd, "logs")
+    os.makedirs(logs, exist_ok=True)
+
+    pt, meta = ensure_built(name, a, log)
+    if pt is None:
+        return {"model": name, "error": meta}
     res = {"model": name, "inputs": specs, "opset": a.opset, "repeat": a.repeat,
            "param_bytes": meta["param_bytes"], "buffer_bytes": meta["buffer_bytes"],
            "pt_bytes": os.path.getsize(pt)}
@@ -381,14 +420,7 @@ def bench_model(name, a, log):
     if not a.skip_ours:
         od = os.path.join(wd, "out", "ours", name)
         ours = {"cmd": None, "ok": False, "times": [], "rss_kib": []}
-        cmd = [a.cli, "export", pt, "-o", os.path.join(od, "model.onnx")]
-        for s in specs:
-            cmd += ["--input", s]
-        if a.opset != 17:
-            cmd += ["--opset", str(a.opset)]
-        for d in a.plugin_path:
-            cmd += ["--plugin-path", d]
-        cmd += ["-q"]
+        cmd = ours_cmd(a, pt, os.path.join(od, "model.onnx"), specs)
         ours["cmd"] = " ".join(cmd)
         if not os.access(a.cli, os.X_OK):
             ours["error"] = "CLI not found: " + a.cli
@@ -490,6 +522,152 @@ def bench_model(name, a, log):
     return res
 
 
+def theirs_run(a, pt, out, specs, log_prefix):
+    """One torch.onnx.export child: (error or None, process wall s, export call s, peak RSS KiB)."""
+    cmd = [PY, os.path.abspath(__file__), "--_theirs", pt, out, str(a.opset), json.dumps(specs)]
+    rc, wall, rss, so, se, _ = run_measured(cmd, log_prefix, a.timeout)
+    rep = None
+    for l in reversed(so.splitlines()):
+        if l.startswith("{"):
+            rep = json.loads(l)
+            break
+    if rc != 0 or rep is None or not os.path.exists(out):
+        return one_line(rc, so, se), wall, None, rss
+    return None, wall, rep["export_s"], rss
+
+
+def bench_batch(a, log):
+    """The batch row: BATCH_MODELS converted (1) by one `torch2onnx export --batch` process, best of N
+    whole runs; (2) by one torch2onnx process per model and (3) by one torch.onnx.export process per
+    model, each model's best of N, summed (theirs: the whole processes, and their export calls alone)."""
+    wd = a.work_dir
+    logs = os.path.join(wd, "logs")
+    os.makedirs(logs, exist_ok=True)
+    res = {"models": list(BATCH_MODELS), "opset": a.opset, "repeat": a.repeat}
+    pts, param_bytes = {}, 0
+    for name in BATCH_MODELS:
+        pt, meta = ensure_built(name, a, log)
+        if pt is None:
+            res["error"] = meta
+            return res
+        pts[name] = pt
+        param_bytes += meta["param_bytes"]
+    res["param_bytes"] = param_bytes
+
+    if not a.skip_ours:
+        # (1) one process: a batch file of "MODEL.pt -o OUT.onnx --input SPEC" lines (shell quoting).
+        one_dir = os.path.join(wd, "out", "batch", "one")
+        jobs = os.path.join(wd, "batch_jobs.txt")
+        with open(jobs, "w") as f:
+            for name in BATCH_MODELS:
+                words = [pts[name], "-o", os.path.join(one_dir, name + ".onnx")]
+                for spec in MODELS[name][0]:
+                    words += ["--input", spec]
+                f.write(" ".join(shlex.quote(w) for w in words) + "\n")
+        cmd = [a.cli, "export", "--batch", jobs] + ours_options(a)
+        one = {"cmd": " ".join(cmd), "ok": False, "times": [], "cpu_times": [], "rss_kib": []}
+        for i in range(a.repeat):
+            fresh_dir(one_dir)
+            rc, wall, rss, so, se, cpu = run_measured(cmd, os.path.join(logs, "batch.ours"), a.timeout)
+            missing = [n for n in BATCH_MODELS if not os.path.exists(os.path.join(one_dir, n + ".onnx"))]
+            if rc != 0 or missing:
+                one["error"] = one_line(rc, so, se) if rc != 0 else "no output for " + ", ".join(missing)
+                log("[batch] ours one process FAILED (%.2f s): %s" % (wall, one["error"]))
+                break
+            one["times"].append(wall)
+            one["cpu_times"].append(cpu)
+            one["rss_kib"].append(rss)
+            log("[batch] ours one process, run %d: %.3f s for %d models, %.0f MiB"
+                % (i + 1, wall, len(BATCH_MODELS), rss / 1024.0))
+        if one["times"] and "error" not in one:
+            one.update(ok=True, best_s=min(one["times"]), best_cpu_s=min(one["cpu_times"]),
+                       peak_rss_kib=max(one["rss_kib"]))
+        res["ours_batch"] = one
+
+        # (2) one process per model, as the model rows run ours.
+        each_dir = os.path.join(wd, "out", "batch", "each")
+        fresh_dir(each_dir)
+        each = {"ok": False, "best_s": {}}
+        for name in BATCH_MODELS:
+            out = os.path.join(each_dir, name + ".onnx")
+            for i in range(a.repeat):
+                rc, wall, rss, so, se, cpu = run_measured(ours_cmd(a, pts[name], out, MODELS[name][0]),
+                                                          os.path.join(logs, "batch.ours_each"), a.timeout)
+                if rc != 0 or not os.path.exists(out):
+                    each["error"] = name + ": " + one_line(rc, so, se)
+                    break
+                each["best_s"][name] = min(wall, each["best_s"].get(name, wall))
+            if "error" in each:
+                log("[batch] ours per process FAILED: %s" % each["error"])
+                break
+            log("[batch] ours process for %s: %.3f s" % (name, each["best_s"][name]))
+        if "error" not in each:
+            each.update(ok=True, total_s=sum(each["best_s"].values()))
+            # The same models, so the same bytes: a batch only shares the start-up.
+            if one.get("ok"):
+                res["same_bytes"] = all(filecmp.cmp(os.path.join(one_dir, n + ".onnx"), os.path.join(each_dir, n + ".onnx"),
+                                                    shallow=False) for n in BATCH_MODELS)
+        res["ours_each"] = each
+
+    if not a.skip_theirs:
+        # (3) one torch.onnx.export process per model.
+        th_dir = os.path.join(wd, "out", "batch", "theirs")
+        fresh_dir(th_dir)
+        th = {"ok": False, "best_s": {}, "best_export_s": {}}
+        for name in BATCH_MODELS:
+            out = os.path.join(th_dir, name + ".onnx")
+            for i in range(a.repeat):
+                err, wall, export_s, _ = theirs_run(a, pts[name], out, MODELS[name][0],
+                                                    os.path.join(logs, "batch.theirs"))
+                if err:
+                    th["error"] = name + ": " + err
+                    break
+                th["best_s"][name] = min(wall, th["best_s"].get(name, wall))
+                th["best_export_s"][name] = min(export_s, th["best_export_s"].get(name, export_s))
+            if "error" in th:
+                log("[batch] theirs FAILED: %s" % th["error"])
+                break
+            log("[batch] theirs process for %s: %.3f s (export %.3f s)"
+                % (name, th["best_s"][name], th["best_export_s"][name]))
+        if "error" not in th:
+            th.update(ok=True, total_s=sum(th["best_s"].values()), total_export_s=sum(th["best_export_s"].values()))
+        res["theirs"] = th
+
+    if not a.keep_outputs:
+        shutil.rmtree(os.path.join(wd, "out"), ignore_errors=True)
+    return res
+
+
+BATCH_HEAD = ["batch", "weights MiB", "ours one process s", "ours CPU s", "ours processes s", "theirs processes s",
+              "theirs export calls s", "vs ours processes", "vs theirs processes", "ours RSS MiB", "same bytes", "note"]
+
+
+def batch_rows(r, note_width=100):
+    label = "%d torchvision classification models" % len(r["models"])
+    if "error" in r:
+        return [[label] + ["-"] * (len(BATCH_HEAD) - 2) + [r["error"]]]
+    one, each, th = r.get("ours_batch", {}), r.get("ours_each", {}), r.get("theirs", {})
+    one_s, each_s, th_s = one.get("best_s"), each.get("total_s"), th.get("total_s")
+    vs_ours = each_s / one_s if (one_s and each_s) else None
+    vs_theirs = th_s / one_s if (one_s and th_s) else None
+    notes = ["%s: %s" % (k, d["error"]) for k, d in (("ours one process", one), ("ours processes", each), ("theirs", th))
+             if d.get("error")]
+    return [[
+        label,
+        fmt(r["param_bytes"] / MiB, ".1f"),
+        fmt(one_s, ".3f") if one_s is not None else ("FAIL" if one.get("error") else "-"),
+        fmt(one.get("best_cpu_s"), ".3f"),
+        fmt(each_s, ".3f") if each_s is not None else ("FAIL" if each.get("error") else "-"),
+        fmt(th_s, ".3f") if th_s is not None else ("FAIL" if th.get("error") else "-"),
+        fmt(th.get("total_export_s"), ".3f"),
+        fmt(vs_ours, ".1f") + ("x" if vs_ours else ""),
+        fmt(vs_theirs, ".1f") + ("x" if vs_theirs else ""),
+        fmt(one["peak_rss_kib"] / 1024.0 if one.get("peak_rss_kib") else None, ".0f"),
+        {True: "yes", False: "NO"}.get(r.get("same_bytes"), "-"),
+        _short("; ".join(notes), note_width),
+    ]]
+
+
 HEAD = ["model", "weights MiB", "ours s", "ours CPU s", "ours s (in-process)", "theirs s (export)",
         "theirs s (process)", "ratio", "in-process ratio", "ours RSS MiB", "theirs RSS MiB", "ours nodes", "theirs nodes", "copy floor s", "note"]
 
@@ -537,9 +715,9 @@ def table_rows(results, note_width=100):
     return rows
 
 
-def print_table(results, out=sys.stdout, note_width=100):
-    rows = [HEAD] + table_rows(results, note_width)
-    w = [max(len(str(row[i])) for row in rows) for i in range(len(HEAD))]
+def print_table(results, out=sys.stdout, note_width=100, head=HEAD, rows=None):
+    rows = [head] + (rows if rows is not None else table_rows(results, note_width))
+    w = [max(len(str(row[i])) for row in rows) for i in range(len(head))]
     for k, row in enumerate(rows):
         out.write("| " + " | ".join(str(c).ljust(w[i]) for i, c in enumerate(row)) + " |\n")
         if k == 0:
@@ -554,7 +732,8 @@ def main():
 
     ap = argparse.ArgumentParser(description="torch2onnx vs torch.onnx.export benchmark")
     ap.add_argument("--models", default=DEFAULT_MODELS,
-                    help="comma list from: " + ",".join(MODELS) + " (default %(default)s)")
+                    help="comma list from: " + ",".join(MODELS) + ", and batch: the batch row, %d models "
+                    "(default %%(default)s)" % len(BATCH_MODELS))
     ap.add_argument("--cli", default=os.path.join(REPO, "build", "bin", "torch2onnx"))
     ap.add_argument("--embed", default=os.path.join(REPO, "build", "bin", "embed_export"),
                     help="examples/embed's program (ours in-process column; built as build/bin/embed_export)")
@@ -574,6 +753,8 @@ def main():
     a = ap.parse_args()
 
     names = [m.strip() for m in a.models.split(",") if m.strip()]
+    batch = "batch" in names
+    names = [m for m in names if m != "batch"]
     for m in names:
         if m not in MODELS:
             ap.error("unknown model %r; choose from %s" % (m, ",".join(MODELS)))
@@ -589,12 +770,21 @@ def main():
     log("cli: %s   work dir: %s   opset %d   repeat %d   cores %d"
         % (a.cli, a.work_dir, a.opset, a.repeat, os.cpu_count()))
     results = [bench_model(m, a, log) for m in names]
-    print_table(results, note_width=a.note_width)
+    batch_result = bench_batch(a, log) if batch else None
+    if results:
+        print_table(results, note_width=a.note_width)
+    if batch_result:
+        if results:
+            sys.stdout.write("\n")
+        print_table(None, head=BATCH_HEAD, rows=batch_rows(batch_result, a.note_width))
     if a.json:
+        report = {"cli": a.cli, "opset": a.opset, "repeat": a.repeat, "cores": os.cpu_count(),
+                  "rss_source": "GNU time %M" if os.access(GNU_TIME, os.X_OK) else "wait4 ru_maxrss",
+                  "load_avg": os.getloadavg(), "results": results}
+        if batch_result:
+            report["batch"] = batch_result
         with open(a.json, "w") as f:
-            json.dump({"cli": a.cli, "opset": a.opset, "repeat": a.repeat, "cores": os.cpu_count(),
-                       "rss_source": "GNU time %M" if os.access(GNU_TIME, os.X_OK) else "wait4 ru_maxrss",
-                       "load_avg": os.getloadavg(), "results": results}, f, indent=1)
+            json.dump(report, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -323,6 +323,7 @@ struct Registry::Impl {
   bool load_json(const std::string& path, const std::string& canonical, Origin origin);
   bool commit(Registrar& reg, PluginInfo info, Origin origin, const std::string& path, const std::string& canonical,
               const void* descriptor);
+  std::vector<std::string> pack_files(const std::string& dir, Origin origin);
   void load_directory(const std::string& dir, Origin origin);
 };
 
@@ -496,27 +497,24 @@ bool Registry::Impl::commit(Registrar& reg, PluginInfo info, Origin origin, cons
   return true;
 }
 
-void Registry::Impl::load_directory(const std::string& dir, Origin origin) {
+std::vector<std::string> Registry::Impl::pack_files(const std::string& dir, Origin origin) {
   std::error_code ec;
   fs::path d(dir);
   auto st = fs::status(d, ec);
   if (!fs::exists(st)) {
     if (origin == Origin::UserPath) refuse(dir, dir + ": plugin directory does not exist");
-    return;
+    return {};
   }
-  if (fs::is_regular_file(st)) {  // a pack named directly
-    load_file(dir, origin);
-    return;
-  }
+  if (fs::is_regular_file(st)) return {dir};  // a pack named directly
   if (!fs::is_directory(st)) {
     refuse(dir, dir + ": neither a directory nor a file");
-    return;
+    return {};
   }
   std::vector<fs::path> files;
   fs::directory_iterator it(d, ec), end;
   if (ec) {
     refuse(dir, dir + ": cannot read directory: " + ec.message());
-    return;
+    return {};
   }
   for (; it != end; it.increment(ec)) {
     if (ec) {
@@ -530,7 +528,13 @@ void Registry::Impl::load_directory(const std::string& dir, Origin origin) {
   }
   std::sort(files.begin(), files.end(),
             [](const fs::path& a, const fs::path& b) { return a.filename().string() < b.filename().string(); });
-  for (const auto& f : files) load_file(f.string(), origin);
+  std::vector<std::string> out;
+  for (const auto& f : files) out.push_back(f.string());
+  return out;
+}
+
+void Registry::Impl::load_directory(const std::string& dir, Origin origin) {
+  for (const auto& f : pack_files(dir, origin)) load_file(f, origin);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -547,6 +551,17 @@ void Registry::load_directory(const std::string& dir, Origin origin) {
   } catch (...) {
     impl_->refuse(dir, dir + ": internal error");
   }
+}
+
+std::vector<std::string> Registry::pack_files(const std::string& dir, Origin origin) {
+  try {
+    return impl_->pack_files(dir, origin);
+  } catch (const std::exception& e) {
+    impl_->refuse(dir, dir + ": internal error: " + e.what());
+  } catch (...) {
+    impl_->refuse(dir, dir + ": internal error");
+  }
+  return {};
 }
 
 bool Registry::load_file(const std::string& path, Origin origin) {

@@ -15,24 +15,6 @@ namespace t2o::cli {
 
 namespace {
 
-std::string check_help() {
-  return "usage: torch2onnx check MODEL.pt [export's options] [--json]\n"
-         "\n"
-         "A dry run of export, with the same command line, that keeps going after failures and lists\n"
-         "every op that cannot be converted: qualified name and overload, node count, first locations\n"
-         "and the reason (no pack converts it; needs --opset M; the symbolic refused these arguments; a\n"
-         "custom op no pack declares). Without --input only the presence of symbolics is checked; with\n"
-         "it, every symbolic runs on the real argument types and, when all convert, the model is\n"
-         "assembled and checked as export would (names, dynamic axes, the ONNX checker). Nothing is\n"
-         "written.\n"
-         "\n"
-         "Exit status: 0 the model converts fully, 1 it does not, 2 bad usage or an unreadable model.\n"
-         "\n"
-         "options:\n"
-         "  --json                   print the report as JSON (schema_version 1, documented in the README)\n" +
-         conversion_options_help();
-}
-
 constexpr int kCheckSchemaVersion = 1;
 
 std::string reason_text(const t2o::core::UnconvertibleOp& op) {

@@ -3,10 +3,13 @@
 #define TORCH2ONNX_TOOLS_COMMANDS_HPP
 
 #include "cli_args.hpp"
+#include "help_text.hpp"
+#include "launch.h"
 
 #include <torch2onnx/core/printable.hpp>
 #include <torch2onnx/registry.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,8 +26,11 @@ int run_decompose(Args& args);
 int run_verify(Args& args);  // verify_command.cpp
 int run_show(Args& args);    // show_command.cpp
 
-// Loads the bundled packs, TORCH2ONNX_PLUGIN_PATH and the given --plugin-path dirs.
-void load_plugins(t2o::registry::Registry& registry, const std::vector<std::string>& user_dirs);
+// Loads the bundled packs, TORCH2ONNX_PLUGIN_PATH and the given --plugin-path dirs. `phase`, when
+// given, is told "plugin-dirs" before each directory is listed and "packs" before its packs open.
+using PhaseCallback = std::function<void(const char* phase)>;
+void load_plugins(t2o::registry::Registry& registry, const std::vector<std::string>& user_dirs,
+                  const PhaseCallback& phase = nullptr);
 // The directory of an optional pack shipped with the program (--enable-pack NAME); a UsageError
 // listing the available names when there is none of that name.
 std::string optional_pack_path(const std::string& name);
@@ -44,6 +50,8 @@ struct Failure {
 Failure describe_current_exception();
 // --verbose or T2O_DEBUG=1: print the whole message after an error's line.
 bool verbose_errors();
+// The launcher's instants (launch.h), for --timings.
+const t2o_cli_launch* launch_times();
 void print_details(const std::string& line, const std::string& details);
 
 }  // namespace t2o::cli

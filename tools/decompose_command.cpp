@@ -10,26 +10,13 @@
 
 namespace t2o::cli {
 
-namespace {
-
-const char* kDecomposeHelp =
-    "usage: torch2onnx decompose MODEL.pt -o OUT.pt [--load-library PATH]... [--no-default-libraries] [-q]\n"
-    "\n"
-    "Rewrites every onnx::RotaryEmbedding / onnx::Attention call (torch.onnx.ops.rotary_embedding,\n"
-    "attention; torch2onnx_ops) into ATen ops and saves the model, which then runs in a PyTorch\n"
-    "without the torch2onnx op library. onnx_symbolic::* calls (symbolic nodes) have no ATen form\n"
-    "and stay. Prints how many calls were rewritten. Kernel libraries load as for export\n"
-    "(libtorch2onnx_ops, which the model needs to load, is a default one).\n";
-
-}  // namespace
-
 int run_decompose(Args& args) {
   std::string model, out, value;
   bool quiet = false, default_libraries = true;
   std::vector<std::string> libraries;
   while (!args.done()) {
     if (args.flag("--help") || args.flag("-h")) {
-      std::cout << kDecomposeHelp;
+      std::cout << decompose_help();
       return 0;
     } else if (args.option("-o", value) || args.option("--output", value)) {
       out = value;

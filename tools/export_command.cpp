@@ -5,6 +5,7 @@
 #include <torch2onnx/core/exporter.hpp>
 #include <torch2onnx/core/verify.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <ctime>
@@ -49,13 +50,26 @@ class ProgressLine {
   size_t width_ = 0;
 };
 
-// --timings: wall time per phase (start-up before main, plugin loading, then the exporter's phases),
-// one line on stderr; for finding where an export's time goes without a profiler.
+// --timings: wall time per phase, one line on stderr; for finding where an export's time goes without
+// a profiler. A process's first export starts with its start-up: exec (to the launcher's main) and
+// libtorch (loading the command library: libtorch's relocations and static registrations); then our
+// own start-up (plugin-dirs: listing the pack directories, packs: opening them, signature: the .pt's
+// saved signature, kernel-libraries: loading them, custom-ops: the packs' declarations), then the
+// exporter's phases. A phase entered again adds to its first entry.
 class PhaseTimes {
  public:
-  // with_start_up: the first phase is the time from exec to now (the first export of a process).
+  // with_start_up: the first phases are the time from exec to now (the first export of a process).
   explicit PhaseTimes(bool with_start_up = true) {
-    if (with_start_up) add("start-up", seconds_since_process_start());
+    if (!with_start_up) return;
+    const double since_exec = seconds_since_process_start();
+    const t2o_cli_launch* launch = launch_times();
+    if (!launch || launch->main_entered <= 0) {
+      add("start-up", since_exec);
+      return;
+    }
+    const double now = std::chrono::duration<double>(since_.time_since_epoch()).count();  // CLOCK_MONOTONIC
+    add("exec", std::max(0.0, since_exec - (now - launch->main_entered)));
+    add("libtorch", std::max(0.0, now - launch->main_entered));
   }
   void enter(const std::string& phase) {
     if (phase == current_) return;
@@ -81,7 +95,14 @@ class PhaseTimes {
   }
 
  private:
-  void add(const std::string& name, double s) { phases_.emplace_back(name, s); }
+  void add(const std::string& name, double s) {
+    for (auto& [known, sum] : phases_)
+      if (known == name) {
+        sum += s;
+        return;
+      }
+    phases_.emplace_back(name, s);
+  }
   // Time from exec to now: libtorch's static initialisers run before main and are a large part of a
   // small model's export.
   static double seconds_since_process_start() {
@@ -104,33 +125,6 @@ class PhaseTimes {
   std::string current_;
   std::chrono::steady_clock::time_point since_ = std::chrono::steady_clock::now();
 };
-
-std::string export_help() {
-  return "usage: torch2onnx export MODEL.pt -o OUT.onnx [options]\n"
-         "\n"
-         "Converts a TorchScript model (torch.jit.script/trace, then .save()) to ONNX.\n"
-         "\n"
-         "options (check and verify take the same ones):\n" +
-         conversion_options_help() +
-         "  --print                  print the written graph on stdout (as torch2onnx show does), each\n"
-         "                           node with the TorchScript op, location and pack it came from\n"
-         "                           (kept in the file as the node's doc_string)\n"
-         "\n"
-         "Many models in one process (libtorch and the packs start once):\n"
-         "  torch2onnx export --batch JOBS [options] [--batch-report REPORT.jsonl]\n"
-         "  --batch FILE             one export per line of FILE ('-': standard input), written as the\n"
-         "                           words after 'torch2onnx export': MODEL.pt -o OUT.onnx [options];\n"
-         "                           quotes as in a shell ('...', \"...\", \\), # starts a comment.\n"
-         "                           Options on the command line apply to every line, before the line's\n"
-         "                           own (a line's --opset wins; --input and other repeatable options\n"
-         "                           add up); --plugin-path and --enable-pack only on the command line.\n"
-         "                           One line per model on stderr; a model that fails is reported and\n"
-         "                           the others are still written. Exit status 0 when every model was\n"
-         "                           exported, 1 when any failed, 2 for a usage mistake in the file\n"
-         "  --batch-report FILE      also write one JSON object per model, as each ends: line, model,\n"
-         "                           output, status (\"ok\"|\"failed\"), exit_code (what a single export\n"
-         "                           would return), error, details, warnings, seconds, nodes\n";
-}
 
 // What one export prints and returns around t2o::core::export_model: warnings, the progress line,
 // --timings, the summary, --print.
@@ -208,9 +202,8 @@ int run_batch(const ConversionArgs& shared, bool print, const std::string& batch
   const auto batch_start = std::chrono::steady_clock::now();
   // The first job's --timings show the process's start-up and the packs' loading.
   PhaseTimes first_times;
-  first_times.enter("plugins");
   t2o::registry::Registry registry;
-  load_conversion_plugins(registry, shared);
+  load_conversion_plugins(registry, shared, [&](const char* phase) { first_times.enter(phase); });
   if (!shared.quiet) warn_refused(registry);
   size_t failed = 0;
   for (size_t k = 0; k < jobs.size(); ++k) {
@@ -308,9 +301,8 @@ int run_export(Args& args) {
   if (conv.model.empty()) throw UsageError("no model given (torch2onnx export MODEL.pt -o OUT.onnx)");
   if (conv.output.empty()) throw UsageError("no output given (-o OUT.onnx)");
   PhaseTimes times;
-  times.enter("plugins");
   t2o::registry::Registry registry;
-  load_conversion_plugins(registry, conv);
+  load_conversion_plugins(registry, conv, [&](const char* phase) { times.enter(phase); });
   if (!conv.quiet) warn_refused(registry);
   export_one(conv, registry, print, times, "");
   return 0;

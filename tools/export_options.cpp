@@ -101,75 +101,9 @@ void take_model(Args& args, ConversionArgs& conv) {
   conv.model = p;
 }
 
-void load_conversion_plugins(t2o::registry::Registry& registry, const ConversionArgs& conv) {
-  load_plugins(registry, conv.plugin_dirs);
-}
-
-std::string conversion_options_help() {
-  using namespace t2o::core;
-  return
-    "  -o, --output FILE        the ONNX file to write (written whole or not at all)\n"
-    "  --opset N                target ONNX opset, " + std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +
-    " (default " + std::to_string(kDefaultOpset) + "; fully validated up to " + std::to_string(kMaxValidatedOpset) +
-    ")\n"
-    "  --input SPEC             each forward() argument, in order (not needed for a .pt saved by\n"
-    "                           torch2onnx.save). SPEC is one of:\n"
-    "                             TYPE[DIMS]      a tensor: float32[1,3,224,224], int64[2,16]; int64[] is 0-d\n"
-    "                             (SPEC,...)      a tuple or list argument, nested freely: one graph input\n"
-    "                                             per tensor inside, e.g. '(float32[1,3,20],float32[1,3,20])'\n"
-    "                             {KEY:SPEC,...}  a Dict[str, ...] argument: '{a:float32[2],b:int64[3]}'\n"
-    "                             none            None for an Optional argument (also inside tuples)\n"
-    "                             int=3 float=0.5 bool=true str=TEXT   a constant baked into the graph\n"
-    "                           For an int/float/bool argument of a scripted model, int64[], float32[]\n"
-    "                           or bool[] makes it a 0-d graph input whose value may change at run\n"
-    "                           time. Trailing arguments with defaults may be left out\n"
-    "  --example-inputs DIR     values for the example run: one .npy or ONNX TensorProto .pb file per\n"
-    "                           graph input (the flattened tensors), in name order; without --input\n"
-    "                           their dtypes and shapes give the specs\n"
-    "  --input-range LO:HI      integer inputs without example values drawn from LO..HI, both included\n"
-    "                           (default: all 1)\n"
-    "  --input-names a,b        graph input names, one per flattened tensor (default: forward()'s\n"
-    "                           argument names; hx.0, hx.1 for a tuple hx's tensors, x.key for a dict's)\n"
-    "  --output-names y         graph output names (default: output_0, output_1, ...)\n"
-    "  --dynamic-axes NAME=AXES axes of an input or output that may vary at run time (repeatable):\n"
-    "                           input_ids=0,1 or input_ids=0:batch,1:seq (named dims)\n"
-    "  --dynamic-input TYPE[DIMS] example shape of each input for the run that finds the dynamic\n"
-    "                           dims (one per --input; default: each dynamic axis one larger); for\n"
-    "                           models that resize internally, e.g. detection models\n"
-    "  --operator-export-type onnx|aten-fallback|fallthrough|aten\n"
-    "                           ops no pack converts: fail (onnx, the default), emit an ATen node in\n"
-    "                           domain org.pytorch.aten, or emit the op in its own namespace's domain;\n"
-    "                           aten (torch.onnx's ONNX_ATEN): every aten:: op with tensor results is\n"
-    "                           an ATen node, converted or not\n"
-    "  --plugin-path DIR        also load op packs from DIR (repeatable; explicit packs take precedence\n"
-    "                           over bundled ones); DIR may also name one pack file (.so or .json)\n"
-    "  --load-library PATH      load a library of TorchScript kernels before the model, as\n"
-    "                           torch.ops.load_library does (repeatable); torchvision's is loaded\n"
-    "                           automatically where installed\n"
-    "  --no-default-libraries   do not load the kernel libraries found automatically\n"
-    "  --enable-pack NAME       load an optional pack shipped with torch2onnx, e.g. com.microsoft\n"
-    "                           (ONNX Runtime's contrib ops: Gelu, FastGelu)\n"
-    "  --custom-opset DOMAIN=V  target version V of custom ONNX domain DOMAIN (repeatable); selects\n"
-    "                           the packs' symbolics for that domain as --opset does for the default\n"
-    "                           domain; the domain's opset_import says V\n"
-    "  --default-dtype float32|float64\n"
-    "                           torch.get_default_dtype() the model was traced or scripted under (what\n"
-    "                           integer true division, Python floats and float factories give;\n"
-    "                           default: the one torch2onnx.save recorded, else float32)\n"
-    "  --no-constant-folding    keep every op as the model has it (default: in eval mode, BatchNorm\n"
-    "                           after a convolution or linear layer is folded into its weights, as\n"
-    "                           torch.onnx's do_constant_folding does)\n"
-    "  --external-data          weights in OUT.onnx.data beside the model (automatic above 2 GB)\n"
-    "  --no-weights             the module's weights become graph inputs (named after their\n"
-    "                           attributes, after the model's inputs) instead of initializers, as\n"
-    "                           torch.onnx's export_params=False; no constant folding. Alias:\n"
-    "                           --weights-as-inputs\n"
-    "  --keep-initializers-as-inputs\n"
-    "                           every initializer is also listed as a graph input (IR < 4 style)\n"
-    "  -q, --quiet              no warnings, progress or summary\n"
-    "  --timings                print the wall time of each phase on stderr (also with --quiet)\n"
-    "  --verbose                after an error's one line, print the whole message it was chosen from\n"
-    "                           (libtorch's, with the TorchScript traceback); also T2O_DEBUG=1\n";
+void load_conversion_plugins(t2o::registry::Registry& registry, const ConversionArgs& conv,
+                             const std::function<void(const char*)>& phase) {
+  load_plugins(registry, conv.plugin_dirs, phase);
 }
 
 }  // namespace t2o::cli

@@ -5,6 +5,7 @@
 #define TORCH2ONNX_TOOLS_EXPORT_OPTIONS_HPP
 
 #include "cli_args.hpp"
+#include "help_text.hpp"
 
 #include <torch2onnx/core/exporter.hpp>
 #include <torch2onnx/registry.hpp>
@@ -30,10 +31,11 @@ struct ConversionArgs {
 bool parse_conversion_option(Args& args, ConversionArgs& conv);
 // Takes the current word as MODEL.pt (an unknown option is a UsageError; a second model too).
 void take_model(Args& args, ConversionArgs& conv);
-// The option lines of --help shared by every command that converts.
-std::string conversion_options_help();
+// The option lines of --help shared by every command that converts: conversion_options_help(),
+// help_text.hpp.
 // Loads the bundled packs and the command line's --plugin-path / --enable-pack packs.
-void load_conversion_plugins(t2o::registry::Registry& registry, const ConversionArgs& conv);
+void load_conversion_plugins(t2o::registry::Registry& registry, const ConversionArgs& conv,
+                             const std::function<void(const char*)>& phase = nullptr);
 
 // --load-library / --no-default-libraries alone (decompose loads kernel libraries but converts nothing).
 bool parse_library_option(Args& args, std::vector<std::string>& libraries, bool& default_libraries);

@@ -15,25 +15,20 @@ namespace t2o::cli {
 
 namespace {
 
-const char* kPluginsHelp =
-    "usage: torch2onnx plugins [--json] [--matrix] [--strict] [--plugin-path DIR]... [--enable-pack NAME]...\n"
-    "\n"
-    "Lists the op packs found (bundled, TORCH2ONNX_PLUGIN_PATH, --plugin-path): file, name,\n"
-    "version, ABI and how many ops each registers per opset; the kernel libraries loaded before a\n"
-    "model (PyTorch 2.x compatibility, torch.onnx.ops, torchvision's); then every refused file and why.\n"
-    "--enable-pack NAME also loads an optional pack shipped with the program (e.g. com.microsoft).\n"
-    "--matrix prints the support matrix (op x opset -> serving registration) as Markdown.\n"
-    "--strict exits with status 1 when any file was refused (to check packs in a build or CI).\n";
-
 const char* origin_name(t2o::registry::Origin o) { return o == t2o::registry::Origin::Bundled ? "bundled" : "user"; }
 
 }  // namespace
 
-void load_plugins(t2o::registry::Registry& registry, const std::vector<std::string>& user_dirs) {
+void load_plugins(t2o::registry::Registry& registry, const std::vector<std::string>& user_dirs, const PhaseCallback& phase) {
   // Packs declaring a custom-op schema that libtorch cannot parse are refused at load time.
   registry.set_schema_checker(&t2o::core::check_custom_op_schema);
-  for (const auto& entry : t2o::registry::plugin_search_path(t2o::registry::executable_dir(), user_dirs))
-    registry.load_directory(entry.dir, entry.origin);
+  // Registry::load_directory's two steps, each directory in turn as it does, timed apart.
+  for (const auto& entry : t2o::registry::plugin_search_path(t2o::registry::executable_dir(), user_dirs)) {
+    if (phase) phase("plugin-dirs");
+    const auto files = registry.pack_files(entry.dir, entry.origin);
+    if (phase) phase("packs");
+    for (const auto& file : files) registry.load_file(file, entry.origin);
+  }
 }
 
 std::string optional_pack_path(const std::string& name) {
@@ -108,7 +103,7 @@ int run_plugins(Args& args) {
   std::string value;
   while (!args.done()) {
     if (args.flag("--help") || args.flag("-h")) {
-      std::cout << kPluginsHelp;
+      std::cout << plugins_help();
       return 0;
     } else if (args.flag("--json")) {
       json = true;

@@ -7,23 +7,11 @@
 
 namespace t2o::cli {
 
-namespace {
-
-const char* kShowHelp =
-    "usage: torch2onnx show MODEL.onnx\n"
-    "\n"
-    "Prints the graph: its inputs with element types and shapes, one line per node (output types, op,\n"
-    "attributes, inputs, and the scope it came from when the file records it: torch2onnx export\n"
-    "--print writes each node's TorchScript op and location as its doc_string), subgraphs indented,\n"
-    "and the initializers summarized (name, type, shape). Exit status 2 for an unreadable file.\n";
-
-}  // namespace
-
 int run_show(Args& args) {
   std::string model;
   while (!args.done()) {
     if (args.flag("--help") || args.flag("-h")) {
-      std::cout << kShowHelp;
+      std::cout << show_help();
       return 0;
     }
     std::string p = args.positional();

@@ -15,38 +15,6 @@ namespace t2o::cli {
 
 namespace {
 
-const char* kVerifyHelp =
-    "usage: torch2onnx verify MODEL.pt [export options] [--onnx FILE] [--rtol R] [--atol A]\n"
-    "                         [--runs N] [--seed S] [--inputs DIR] [--input-range [NAME=]LO:HI]\n"
-    "                         [--find-mismatch] [--repro DIR] [--json] [--ort-dir DIR]\n"
-    "\n"
-    "Exports MODEL.pt (or takes --onnx FILE), runs it in ONNX Runtime and the TorchScript model in\n"
-    "libtorch on the same inputs, and compares every output: shape, dtype, NaN/inf positions and\n"
-    "values (|onnx - torch| <= atol + rtol * |torch|; integers and bools exactly). With dynamic axes\n"
-    "it also runs with each dynamic axis at another size (--dynamic-input, else one larger).\n"
-    "\n"
-    "options (and every option of `torch2onnx export`; -o also writes the exported model):\n"
-    "  --onnx FILE              compare this ONNX file instead of exporting\n"
-    "  --rtol R, --atol A       tolerances (default 1e-3 and 1e-7)\n"
-    "  --runs N                 N sets of random inputs (seeds S, S+1, ...; default 1)\n"
-    "  --seed S                 seed of the first set (default 0)\n"
-    "  --inputs DIR             inputs from DIR/input_K.pb (ONNX TensorProto) or DIR/input_K.npy\n"
-    "                           (K = 0, 1, ...); --input may then be left out\n"
-    "  --input-range [NAME=]LO:HI  random values of an input (or all) uniform in [LO, HI); integer\n"
-    "                           inputs default to 0:2, floats to a standard normal\n"
-    "  --find-mismatch          on a mismatch, find the first TorchScript node whose ONNX result\n"
-    "                           differs from libtorch's value: op, location, pack, input/output error\n"
-    "  --repro DIR              write DIR/model.onnx (the first mismatching node alone when it can be\n"
-    "                           cut out, else the whole model) and DIR/test_data_set_0/input_K.pb,\n"
-    "                           output_K.pb (libtorch's values), replayable with any runtime\n"
-    "  --json                   print the report as JSON (schema_version 1)\n"
-    "  --ort-dir DIR            node_modules holding onnxruntime-node (default: TORCH2ONNX_ORT_DIR,\n"
-    "                           else tests/ort/node_modules of the source tree, as scripts/setup.sh\n"
-    "                           installs it)\n"
-    "\n"
-    "Exit status: 0 every output matches, 1 an output differs (or ONNX Runtime or the export\n"
-    "fails), 2 bad usage (options, input files, a missing ONNX Runtime, an unreadable --onnx).\n";
-
 struct VerifyOptions {
   ConversionArgs conv;  // export's options (tools/export_options); -o also writes the exported model
   t2o::core::VerifyRequest request;  // the rest; model, options and output are conv's
@@ -78,7 +46,7 @@ void parse(Args& args, VerifyOptions& o) {
   std::string value;
   while (!args.done()) {
     if (args.flag("--help") || args.flag("-h")) {
-      std::cout << kVerifyHelp << "\nexport options:\n" << conversion_options_help();
+      std::cout << verify_help();
       std::exit(0);
     }
     if (args.option("--onnx", value)) r.onnx = value;

@@ -129,8 +129,11 @@ void start_export(const std::string& out_path, const ExportOptions& options, con
     throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
   check_output_path(out_path);
+  // Named phases for --timings: the start-up work before the model loads.
+  if (options.progress) options.progress("kernel-libraries", 0, 0);
   // Real kernels first: a pack's declaration of an op whose kernel is loaded is then skipped.
   load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
+  if (options.progress) options.progress("custom-ops", 0, 0);
   declare_custom_ops(registry, options.warn);  // before loading: the model may call the packs' custom ops
 }
 
@@ -143,6 +146,7 @@ ExportStats export_loaded(torch::jit::Module module, const std::string& model_la
 
 ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& given,
                          const t2o::registry::Registry& registry) {
+  if (given.progress) given.progress("signature", 0, 0);
   check_archive_bounds(model_path);  // before anything reads a record of it (the saved signature)
   const ResolvedSignature signature = resolve_signature(given, model_path);  // --input from the .pt, examples
   const ExportOptions& options = signature.options;
@@ -154,6 +158,7 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
 
 ExportStats export_module(const torch::jit::Module& module, const std::string& out_path, const ExportOptions& given,
                           const t2o::registry::Registry& registry) {
+  if (given.progress) given.progress("signature", 0, 0);
   const ResolvedSignature signature = resolve_signature(given, "");  // --example-inputs; no archive to read
   const ExportOptions& options = signature.options;
   DefaultDtypeScope default_dtype(options.default_dtype);

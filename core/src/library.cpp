@@ -13,8 +13,9 @@ namespace t2o {
 
 namespace core {
 
-// The directory of the binary that holds this code: bin/ for the torch2onnx program (which links the
-// core statically), lib/ for libtorch2onnx_core.so. Bundled packs and kernel libraries are found from
+// The directory of the binary that holds this code: lib/ for the torch2onnx program's command library
+// libtorch2onnx_cli.so (which links the core statically) and for libtorch2onnx_core.so, bin/ for a
+// program linking the core itself. Bundled packs and kernel libraries are found from
 // here, so the program and the library each find their own installation (or build tree).
 std::string core_binary_dir() {
   // For code in the main program, dladdr names it as argv[0] (maybe a bare name found on PATH): the

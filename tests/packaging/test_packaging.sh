@@ -44,7 +44,8 @@ dpkg-deb -x "$main_deb" root
 dpkg-deb -x "$dev_deb" root
 usr=$WORK/root/usr
 cli=$usr/bin/torch2onnx
-for f in "$cli" "$usr/lib/torch2onnx/plugins/t2o_opset9.so" "$usr/lib/torch2onnx/optional/com.microsoft/t2o_com_microsoft.so" \
+cli_library=$usr/lib/libtorch2onnx_cli.so  # the commands, the core and libtorch, which the program loads
+for f in "$cli" "$cli_library" "$usr/lib/torch2onnx/plugins/t2o_opset9.so" "$usr/lib/torch2onnx/optional/com.microsoft/t2o_com_microsoft.so" \
          "$usr/lib/libtorch2onnx_ops.so" "$usr/lib/libtorch2onnx_compat.so" "$usr/include/torch2onnx/plugin.h" "$usr/include/torch2onnx/version.h" \
          "$usr/include/torch2onnx/torch2onnx.hpp" "$usr/include/torch2onnx/registry.hpp" \
          "$usr/lib/cmake/Torch2OnnxSDK/Torch2OnnxSDKConfig.cmake" "$usr/lib/cmake/Torch2Onnx/Torch2OnnxConfig.cmake" \
@@ -57,13 +58,17 @@ dpkg-deb -c "$main_deb" | has '/usr/lib/cmake/' && fail "CMake packages in the t
 dpkg-deb -c "$dev_deb" | has '/usr/bin/' && fail "the program in the -dev package"
 dpkg-deb -c "$dev_deb" | has 'plugins/' && fail "packs in the -dev package"
 
-step "Depends names the packages of the libraries the program links"
+step "Depends names the packages of the libraries the program loads"
 # ldd once, read from a variable: no pipe, so no SIGPIPE that pipefail and set -e would turn into a
 # silent exit (awk stopping early killed ldd that way).
-linked=$(ldd "$cli")
+# The program itself links no libtorch (--version and --help without its start-up); its command
+# library does.
+launcher_linked=$(ldd "$cli")
+[[ "$launcher_linked" != *libtorch* ]] || fail "$cli links libtorch: $launcher_linked"
+linked=$(ldd "$cli_library")
 for lib in libtorch libonnx libprotobuf; do
   path=$(awk -v l="$lib" '$1 ~ "^"l"\\.so" {print $3; exit}' <<< "$linked")
-  [ -n "$path" ] || fail "$cli does not link $lib"
+  [ -n "$path" ] || fail "$cli_library does not link $lib"
   real=$(readlink -f "$path")
   owner=$(dpkg -S "$real" 2>/dev/null || dpkg -S "${real#/usr}" 2>/dev/null) || fail "no package owns $real"
   owner=${owner%%:*}
@@ -82,6 +87,11 @@ step "the unpacked program finds its packs relative to itself"
 plugins_json=$("$cli" plugins --json)
 echo "$plugins_json" | has "\"$usr/lib/torch2onnx/plugins/t2o_opset9.so\"" || fail "bundled packs not loaded from $usr/lib/torch2onnx/plugins"
 "$cli" --version | has "^torch2onnx $version " || fail "--version is not $version"
+# Installed binaries find their libraries by the system's paths, not the build tree's.
+for f in "$cli" "$cli_library" "$usr/lib/libtorch2onnx_core.so"; do
+  dyn=$(readelf -d "$f")
+  [[ "$dyn" != *"$BUILD"* ]] || fail "${f#$WORK/root} has an RPATH/RUNPATH into the build tree: $(grep -E 'RPATH|RUNPATH' <<< "$dyn")"
+done
 
 step "examples/vendor_plugin against the unpacked root"
 "$CMAKE" -S "$SRC/examples/vendor_plugin" -B vendor_build -DCMAKE_PREFIX_PATH="$usr" -DCMAKE_BUILD_TYPE=Release \

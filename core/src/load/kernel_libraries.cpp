@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 
@@ -40,6 +41,7 @@ const DefaultKernelLibrary kDefaultKernelLibraries[] = {
 };
 
 std::mutex mutex;
+std::atomic<bool> probe_defaults{true};                // set_default_kernel_library_probe
 std::vector<std::string> loaded;                      // paths as given, in load order
 std::set<std::pair<dev_t, ino_t>> loaded_files;       // the same file under another name is the same library
 
@@ -50,8 +52,9 @@ std::string one_line(std::string s) {
   return s;
 }
 
-// The parent of the directory of the binary holding the core: of bin/ for the program, of lib/ for
-// libtorch2onnx_core.so (library.cpp).
+// The parent of the directory of the binary holding the core: of lib/ for the program's command
+// library (libtorch2onnx_cli.so) and for libtorch2onnx_core.so, of bin/ for a program linking the core
+// statically (library.cpp).
 std::string install_prefix() {
   std::string dir = core_binary_dir();
   if (dir.empty()) return {};
@@ -158,7 +161,9 @@ std::vector<std::pair<std::string, std::string>> default_kernel_libraries() {
   return out;
 }
 
-void load_kernel_library(const std::string& path) {
+void set_default_kernel_library_probe(bool probe) { probe_defaults = probe; }
+
+void load_kernel_library(const std::string& path, bool probe) {
   const std::string where = "kernel library " + path;
   struct stat st {};
   if (path.empty()) throw ExportError("--load-library: empty path");
@@ -174,7 +179,7 @@ void load_kernel_library(const std::string& path) {
   // already made (an op defined twice, e.g. by a second copy of a library) throws c10::Error out of
   // a static initialiser, which no caller can catch: the process aborts. So the load is tried first
   // in a child process, which inherits the registrations made so far.
-  std::string clash = probe_in_child(file);
+  std::string clash = probe ? probe_in_child(file) : std::string();
   if (!clash.empty()) throw ExportError(where + ": its op registrations clash with ops already registered: " + clash);
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
@@ -194,7 +199,7 @@ void load_kernel_libraries(const std::vector<std::string>& paths, bool defaults,
   if (defaults)
     for (const auto& [name, path] : default_kernel_libraries()) {
       try {
-        load_kernel_library(path);
+        load_kernel_library(path, probe_defaults);
       } catch (const ExportError& e) {
         if (warn) warn(std::string(e.what()) + " (default " + name + " kernels; going on without them)");
       }

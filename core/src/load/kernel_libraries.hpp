@@ -29,16 +29,19 @@ struct DefaultKernelLibrary {
 // Loads one library (RTLD_NOW | RTLD_LOCAL, like ctypes.CDLL). Loading the same file again does
 // nothing. Throws ExportError with one line naming the path: no such file, not a shared library,
 // the dynamic loader's reason (missing dependency, undefined symbol, wrong architecture), or a
-// registration that clashes with ops already registered (e.g. a second copy of a library).
-void load_kernel_library(const std::string& path);
+// registration that clashes with ops already registered (e.g. a second copy of a library), found by
+// loading it first in a forked child; `probe` false loads it directly (the default libraries after
+// set_default_kernel_library_probe(false), exporter.hpp).
+void load_kernel_library(const std::string& path, bool probe = true);
 
 // The default libraries (when `defaults`), then each of `paths`, in order. A default library that
 // fails to load is reported through `warn`; an explicit one throws.
 void load_kernel_libraries(const std::vector<std::string>& paths, bool defaults,
                            const std::function<void(const std::string&)>& warn);
 
-// The directory of the binary that holds the core: the program's bin/, or the lib/ of
-// libtorch2onnx_core.so (library.cpp).
+// The directory of the binary that holds the core: the lib/ of libtorch2onnx_cli.so (the program's
+// command library) or of libtorch2onnx_core.so, else the directory of the executable that links it
+// statically (library.cpp).
 std::string core_binary_dir();
 
 // Paths loaded so far by this process, in load order.

@@ -163,6 +163,15 @@ inline bool folds_constants(const ExportOptions& o) { return o.constant_folding 
 // torch.onnx.ops and PyTorch 2.x compatibility libraries, torchvision's). Loaded before a model unless
 // ExportOptions::default_kernel_libraries is false; `torch2onnx plugins` lists them.
 std::vector<std::pair<std::string, std::string>> default_kernel_libraries();
+// Whether each default kernel library is first loaded in a forked child, as every --load-library file
+// is: a library whose op registrations clash with ops already registered aborts the process that
+// loads it (a throw from a static initialiser), so the child dies instead and the export goes on
+// without it, with a warning. On by default, since a host program may have registered anything
+// before. The torch2onnx program turns it off: nothing registers ops in it before the default
+// libraries, which are its own (built and tested with it) and torchvision's (its own namespace), and
+// the forks cost more than the rest of its start-up (a fork of a process holding libtorch, and each
+// library loaded twice). Process-wide; the explicit libraries are always tried first.
+void set_default_kernel_library_probe(bool probe);
 // Parses "LO:HI" (--input-range); throws ExportError naming the text.
 std::pair<int64_t, int64_t> parse_input_range(const std::string& text);
 // "float32" or "float64" (--default-dtype; also float/double, torch.float32/torch.float64); throws

@@ -1,11 +1,11 @@
-// torch2onnx: convert TorchScript models to ONNX through op packs loaded at start-up.
+// torch2onnx's commands: the program's main() behind its launcher (launcher.cpp), in the command
+// library libtorch2onnx_cli.so, which links the core and libtorch.
 #include "commands.hpp"
+#include "launch.h"
 
 #include <torch2onnx/core/error_reason.hpp>
 #include <torch2onnx/core/exporter.hpp>
 #include <torch2onnx/core/printable.hpp>
-#include <torch2onnx/version.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -13,27 +13,10 @@
 
 namespace {
 
-const char* kUsage =
-    "usage: torch2onnx <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  export MODEL.pt -o OUT.onnx [options]   convert a TorchScript model to ONNX\n"
-    "  check MODEL.pt [options]                list every op that cannot be converted, at once\n"
-    "  plugins [--json] [--plugin-path DIR]     list loaded op packs and refused files\n"
-    "  decompose MODEL.pt -o OUT.pt             torch.onnx.ops calls -> ATen ops (runs without torch2onnx)\n"
-    "  verify MODEL.pt [options]                compare the export in ONNX Runtime with libtorch; find the first\n"
-    "                                           node that differs (--find-mismatch)\n"
-    "  show MODEL.onnx                          print an ONNX graph (inputs, one line per node, initializers)\n"
-    "\n"
-    "'torch2onnx <command> --help' describes a command's options.\n"
-    "\n"
-    "global options (anywhere on the command line):\n"
-    "  --verbose     after an error's one line, print the whole message it was chosen from\n"
-    "                (libtorch's, with the TorchScript traceback); T2O_DEBUG=1 does the same\n"
-    "  --version     print the version and the plugin ABI\n";
-
 // --verbose or T2O_DEBUG=1 (any value but "" and "0").
 bool verbose = false;
+
+const t2o_cli_launch* launched = nullptr;
 
 bool debug_env() {
   const char* v = std::getenv("T2O_DEBUG");
@@ -51,6 +34,8 @@ void print_error(const std::string& message) {
 }
 
 bool verbose_errors() { return verbose || debug_env(); }
+
+const t2o_cli_launch* launch_times() { return launched; }
 
 // After the one error line: the message it was chosen from, when asked for and longer than the line.
 // A line cut to its bound (printable.hpp) is also printed whole.
@@ -86,8 +71,12 @@ void print_warning(const std::string& message) {
 
 }  // namespace t2o::cli
 
-int main(int argc, char** argv) {
+extern "C" __attribute__((visibility("default"))) int t2o_cli_main(int argc, char** argv, const t2o_cli_launch* launch) {
   using namespace t2o::cli;
+  launched = launch;
+  // Nothing registers ops in this process before the default kernel libraries: no fork to try them
+  // first (exporter.hpp). --load-library files still are.
+  t2o::core::set_default_kernel_library_probe(false);
   // --verbose is global: taken out before the command parses its own options.
   std::vector<char*> kept;
   for (int i = 0; i < argc; ++i) {
@@ -98,7 +87,7 @@ int main(int argc, char** argv) {
   kept.push_back(nullptr);
   argv = kept.data();
   if (argc < 2) {
-    std::cerr << kUsage;
+    std::cerr << usage_text();
     return 2;
   }
   std::string command = argv[1];
@@ -110,12 +99,20 @@ int main(int argc, char** argv) {
     if (command == "decompose") return run_decompose(args);
     if (command == "verify") return run_verify(args);
     if (command == "show") return run_show(args);
-    if (command == "--help" || command == "-h" || command == "help") {
-      std::cout << kUsage;
+    // The launcher answers these itself; the same answers here (help of an unknown command reaches
+    // only this one).
+    if (command == "help" && argc > 2) {
+      const auto text = command_help(argv[2]);
+      if (!text) throw UsageError(std::string("help: no command '") + argv[2] + "' (commands: export, check, plugins, decompose, verify, show)");
+      std::cout << *text;
+      return 0;
+    }
+    if (command == "help" || is_help_flag(command)) {
+      std::cout << usage_text();
       return 0;
     }
     if (command == "--version") {
-      std::cout << "torch2onnx " T2O_VERSION_STRING " (plugin ABI " << T2O_ABI_MAJOR << "." << T2O_ABI_MINOR << ")\n";
+      std::cout << version_line();
       return 0;
     }
     print_error("unknown command '" + command + "' (commands: export, check, plugins, decompose, verify, show; see --help)");
