@@ -107,7 +107,8 @@ struct ExportOptions {
   std::vector<DynamicAxes> dynamic_axes;
   OperatorExportType operator_export_type = OperatorExportType::Onnx;
   bool external_data = false;  // weights in OUT.data even below 2 GB (above, always)
-  // Called as phases advance: ("load"|"prepare"|"run"|"convert"|"check"|"write", done, total).
+  // Called as phases advance: ("signature"|"kernel-libraries"|"custom-ops", the start-up work before
+  // the model loads, then "load"|"prepare"|"run"|"convert"|"check"|"write", done, total).
   std::function<void(const std::string& phase, uint64_t done, uint64_t total)> progress;
   std::string producer_version = T2O_VERSION_STRING;  // project(VERSION) in CMakeLists.txt
   // Target version of custom ONNX domains (--custom-opset DOMAIN=VERSION): selects the symbolics
