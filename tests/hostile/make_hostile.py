@@ -66,6 +66,86 @@ def patch_int_after(pkl, predicate, skip, value):
     raise AssertionError("no integer to patch")
 
 
+def tensor_spans(pkl, pick):
+    """Byte spans of a tensor's rebuild in a TorchScript data.pkl, the first for which pick(spans, pkl)
+    holds: the callable (GLOBAL, or BINGET of its memo slot), the memo slot, the argument tuple, the
+    storage's class global, the sizes and strides tuples, requires_grad, and the end of the REDUCE."""
+    ops = ops_of(pkl)
+    g = next(i for i, (op, arg, _) in enumerate(ops) if op.name == "GLOBAL" and arg == "torch._utils _rebuild_tensor_v2")
+    assert ops[g + 1][0].name == "BINPUT"
+    memo = ops[g + 1][1]
+    span = lambda i: (ops[i][2], ops[i + 1][2])
+    tuple_end = lambda m: next(i for i in range(m, len(ops)) if ops[i][0].name == "TUPLE")
+    globals_memo = {ops[i + 1][1]: arg for i, (op, arg, _) in enumerate(ops[:-1])
+                    if op.name == "GLOBAL" and ops[i + 1][0].name == "BINPUT"}
+    global_at = lambda i: ops[i][1] if ops[i][0].name == "GLOBAL" else (
+        globals_memo.get(ops[i][1], "") if ops[i][0].name == "BINGET" else "")
+    for c in range(g, len(ops)):
+        if not (c == g or (ops[c][0].name == "BINGET" and ops[c][1] == memo)):
+            continue
+        m = c + 2 if c == g else c + 1  # the argument tuple's MARK ... TUPLE, then REDUCE
+        storage = next(i for i in range(m, len(ops)) if global_at(i).endswith("Storage"))
+        persid = next(i for i in range(m, len(ops)) if ops[i][0].name == "BINPERSID")
+        marks = [i for i in range(persid, len(ops)) if ops[i][0].name == "MARK"][:2]
+        depth, k = 0, m
+        while True:
+            name = ops[k][0].name
+            depth += name == "MARK"
+            depth -= name == "TUPLE"
+            if depth == 0:
+                break
+            k += 1
+        assert ops[k + 1][0].name == "REDUCE"
+        grad = tuple_end(marks[1]) + 1
+        spans = {"global": span(c), "memo": memo if c == g else None, "args": (ops[m][2], ops[k + 1][2]),
+                 "storage": span(storage), "storage_class": global_at(storage),
+                 "sizes": (ops[marks[0]][2], ops[tuple_end(marks[0]) + 1][2]),
+                 "strides": (ops[marks[1]][2], ops[grad][2]), "grad": span(grad), "end": ops[k + 2][2]}
+        if pick(spans, pkl):
+            return spans
+    raise AssertionError("no such tensor")
+
+
+first_tensor = lambda pkl: tensor_spans(pkl, lambda t, p: True)
+
+
+def edit(data, edits):
+    """Replaces byte spans (start, end) -> bytes; spans do not overlap."""
+    for (a, b), new in sorted(edits, key=lambda e: -e[0][0]):
+        data = data[:a] + new + data[b:]
+    return data
+
+
+def ints_tuple(values):
+    return b"(" + b"".join(b"J" + struct.pack("<i", v) for v in values) + b"t"
+
+
+def binunicode(text):
+    return b"X" + struct.pack("<I", len(text)) + text.encode()
+
+
+def quantized_buffer(pkl, storage_class, sizes=None, strides=None, qparams=b""):
+    """The first float buffer (requires_grad False: libtorch refuses gradients of a quantized tensor)
+    of the model rebuilt by torch._utils._rebuild_qtensor on a `storage_class` storage, with other
+    sizes/strides and `qparams` (pickled) after the strides."""
+    t = tensor_spans(pkl, lambda t, p: p[t["grad"][0]] == 0x89 and t["storage_class"] == "torch FloatStorage")
+    assert t["memo"] is None  # a BINGET of the callable: the memo slot stays _rebuild_tensor_v2
+    edits = [(t["global"], b"ctorch._utils\n_rebuild_qtensor\n"), (t["storage"], b"ctorch\n" + storage_class + b"\n"),
+             ((t["strides"][1], t["strides"][1]), qparams)]
+    if sizes is not None:
+        edits.append((t["sizes"], ints_tuple(sizes)))
+    if strides is not None:
+        edits.append((t["strides"], ints_tuple(strides)))
+    return edit(pkl, edits)
+
+
+def double_tensor(key, n):
+    """_rebuild_tensor_v2 of n doubles on the storage `key` (1-d, contiguous)."""
+    persid = b"(" + binunicode("storage") + b"ctorch\nDoubleStorage\n" + binunicode(key) + binunicode("cpu") + \
+        b"J" + struct.pack("<i", n) + b"tQ"
+    return b"ctorch._utils\n_rebuild_tensor_v2\n(" + persid + b"K\x00" + ints_tuple([n]) + ints_tuple([1]) + b"\x89}tR"
+
+
 def patch_cd(zip_bytes, name, offset, fmt, value):
     """Sets a field of `name`'s central directory entry (offset from the entry's start)."""
     b = bytearray(zip_bytes)
@@ -201,6 +281,30 @@ def main(pt, out):
         model=model("tensor_tb.pt", replaced(items, data_pkl, lambda d: patch_int_after(d, is_persid, 1, 1 << 42))))
     add("tensor_offset_beyond", "bounds",
         model=model("tensor_offset.pt", replaced(items, data_pkl, lambda d: patch_int_after(d, is_persid, 0, 1 << 30))))
+    # Quantized tensors (torch._utils._rebuild_qtensor): libtorch sets their sizes, strides and
+    # per-channel parameters on the storage unchecked, as for plain tensors.
+    per_tensor = b"K\x00G" + struct.pack(">d", 0.05) + b"K\x00\x87"  # (per_tensor_affine, scale, zero point)
+    add("qtensor_declares_more", "bounds", model=model("qtensor_more.pt", replaced(items, data_pkl, lambda d: quantized_buffer(
+        d, b"QInt8Storage", sizes=[1 << 24], qparams=per_tensor))))
+    # per_channel_affine along axis 0 of a 16-channel buffer with 3 scales and 3 zero points
+    per_channel = b"(K\x01" + double_tensor("1", 3) + double_tensor("2", 3) + b"K\x00t"
+    add("qtensor_channels_lie", "bounds", model=model("qtensor_channels.pt", replaced(items, data_pkl, lambda d: quantized_buffer(
+        d, b"QInt8Storage", qparams=per_channel))))
+    per_channel_axis = b"(K\x01" + double_tensor("1", 3) + double_tensor("2", 3) + b"K\x07t"
+    add("qtensor_axis_beyond", "bounds", model=model("qtensor_axis.pt", replaced(items, data_pkl, lambda d: quantized_buffer(
+        d, b"QInt8Storage", qparams=per_channel_axis))))
+    # quint4x2: two elements a byte, rows of 300 need 150 bytes each, 2 rows 300 of the record's 64
+    add("qtensor_sub_byte_more", "bounds", model=model("qtensor_4bit.pt", replaced(items, data_pkl, lambda d: quantized_buffer(
+        d, b"QUInt4x2Storage", sizes=[2, 300], strides=[300, 1], qparams=per_tensor))))
+
+    def from_type(pkl):  # torch._tensor._rebuild_from_type_v2(_rebuild_tensor_v2, Tensor, args, {}) with huge sizes
+        t = first_tensor(pkl)
+        args = edit(pkl[t["args"][0]:t["args"][1]], [((t["sizes"][0] - t["args"][0], t["sizes"][1] - t["args"][0]),
+                                                      ints_tuple([16, 3, 3, 1 << 30]))])
+        wrapped = (b"ctorch._tensor\n_rebuild_from_type_v2\n(" + pkl[t["global"][0]:t["args"][0]] + b"ctorch\nTensor\n" + args +
+                   b"}tR")
+        return pkl[:t["global"][0]] + wrapped + pkl[t["end"]:]
+    add("tensor_from_type_declares_more", "bounds", model=model("tensor_from_type.pt", replaced(items, data_pkl, from_type)))
     add("pickle_nested_tuples", "bounds",
         model=model("pickle_tuples.pt", replaced(items, data_pkl, lambda d: b"\x80\x02" + b"(" * 300000 + b"t" * 300000 + b".")))
     add("pickle_nested_lists", "bounds",

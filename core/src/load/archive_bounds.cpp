@@ -174,11 +174,12 @@ std::vector<unsigned char> read_member(File& file, const Member& m) {
 struct Value;
 using ValuePtr = std::shared_ptr<const Value>;
 struct Value {
-  enum Kind { Other, Str, Int, Global, Tuple, Storage, Mark } kind = Other;
+  enum Kind { Other, Str, Int, Global, Tuple, Storage, Mark, Tensor } kind = Other;
   std::string text;              // Str; Global "module.name"; Storage: its key
   int64_t number = 0;            // Int; Storage: declared element count
   size_t item_bytes = 0;         // Storage
   std::vector<ValuePtr> items;   // Tuple (kept up to kKeptItems)
+  std::vector<int64_t> shape;    // Tensor: its sizes, when all were integers
   size_t depth = 0;              // containers inside
 };
 constexpr size_t kKeptItems = 64;
@@ -193,6 +194,14 @@ size_t storage_item_bytes(const std::string& global) {
       {"torch.QUInt4x2Storage", 1},  {"torch.QUInt2x4Storage", 1},      {"torch.UntypedStorage", 1}};
   auto it = sizes.find(global);
   return it == sizes.end() ? 0 : it->second;
+}
+
+// Sub-byte quantized storages hold several elements per byte, each row (innermost dim) starting on a
+// byte (PyTorch's get_sub_byte_tensor_size): 1 for every other storage.
+uint64_t storage_elements_per_byte(const std::string& global) {
+  if (global == "torch.QUInt4x2Storage") return 2;
+  if (global == "torch.QUInt2x4Storage") return 4;
+  return 1;
 }
 
 class PickleCheck {
@@ -417,46 +426,121 @@ class PickleCheck {
              std::to_string(v->item_bytes) + " bytes, its record " + shown_name(name) + " holds " + std::to_string(record) +
              " bytes");
     available_[v->text] = record / v->item_bytes;
+    per_byte_[v->text] = storage_elements_per_byte(id->items[1]->text);
     return v;
   }
-  // torch._utils._rebuild_tensor_v2(storage, offset, sizes, strides, ...): the elements it reaches
-  // must be in the storage's record.
+  // torch._utils._rebuild_tensor_v2(storage, offset, sizes, strides, ...) and
+  // torch._utils._rebuild_qtensor(storage, offset, sizes, strides, qparams, ...): libtorch's unpickler
+  // sets the sizes, strides and offset on the storage as they are (TensorImpl::set_sizes_and_strides,
+  // no check), so every element they reach must be in the storage's record. A quantized tensor's
+  // per-channel scales and zero points must also have one value per channel: its kernels index them
+  // by channel. torch._tensor._rebuild_from_type_v2(func, type, args, state) calls func on args.
   ValuePtr reduce(const ValuePtr& callable, const ValuePtr& args) {
     auto out = collect(Value::Other, {args});
-    if (callable->kind != Value::Global || args->kind != Value::Tuple || args->items.size() < 4) return out;
-    const std::string& fn = callable->text;
-    if (fn != "torch._utils._rebuild_tensor_v2" && fn != "torch._utils._rebuild_tensor") return out;
-    const auto& a = args->items;
-    if (a[0]->kind != Value::Storage || a[1]->kind != Value::Int || a[2]->kind != Value::Tuple || a[3]->kind != Value::Tuple)
+    if (callable->kind != Value::Global || args->kind != Value::Tuple) return out;
+    std::string fn = callable->text;
+    const Value* call = args.get();
+    if (fn == "torch._tensor._rebuild_from_type_v2") {
+      if (call->items.size() < 3 || call->items[0]->kind != Value::Global || call->items[2]->kind != Value::Tuple)
+        return out;
+      fn = call->items[0]->text;
+      call = call->items[2].get();
+    }
+    const bool quantized = fn == "torch._utils._rebuild_qtensor";
+    if (!quantized && fn != "torch._utils._rebuild_tensor_v2" && fn != "torch._utils._rebuild_tensor") return out;
+    const auto& a = call->items;
+    if (a.size() < 4 || a[0]->kind != Value::Storage || a[1]->kind != Value::Int || a[2]->kind != Value::Tuple ||
+        a[3]->kind != Value::Tuple)
       return out;
     const auto& sizes = a[2]->items;
     const auto& strides = a[3]->items;
     if (sizes.size() != strides.size()) refuse(record_ + ": a tensor has " + std::to_string(sizes.size()) + " sizes and " +
                                                std::to_string(strides.size()) + " strides");
-    auto it = available_.find(a[0]->text);
-    if (it == available_.end()) return out;
     const std::string where = record_ + ": a tensor on storage " + shown_name(a[0]->text);
-    if (a[1]->number < 0) refuse(where + " has a negative offset");
-    // The last element reached: offset + sum((size - 1) * stride), in unsigned 128-bit-free steps.
-    uint64_t last = (uint64_t)a[1]->number;
-    bool empty = false;
-    std::string shape;
+    std::vector<int64_t> shape, stride;
     for (size_t i = 0; i < sizes.size(); ++i) {
       if (sizes[i]->kind != Value::Int || strides[i]->kind != Value::Int) return out;
-      const int64_t size = sizes[i]->number, stride = strides[i]->number;
-      shape += (i ? "," : "") + std::to_string(size);
-      if (size < 0 || stride < 0) refuse(where + " has a negative size or stride");
-      if (size == 0) empty = true;
-      if (size > 1 && stride > 0) {
-        const uint64_t span = (uint64_t)(size - 1), step = (uint64_t)stride;
-        if (span > (UINT64_MAX - last) / step) refuse(where + " declares sizes [" + shape + ",...] beyond any memory");
+      shape.push_back(sizes[i]->number);
+      stride.push_back(strides[i]->number);
+    }
+    std::string shown;
+    for (size_t i = 0; i < shape.size(); ++i) shown += (i ? "," : "") + std::to_string(shape[i]);
+    if (a[1]->number < 0) refuse(where + " has a negative offset");
+    for (size_t i = 0; i < shape.size(); ++i)
+      if (shape[i] < 0 || stride[i] < 0) refuse(where + " has a negative size or stride");
+    auto it = available_.find(a[0]->text);
+    if (it != available_.end()) {
+      const uint64_t per_byte = per_byte_[a[0]->text];
+      if (per_byte > 1)
+        check_sub_byte_extent(where, shown, (uint64_t)a[1]->number, shape, stride, per_byte, it->second);
+      else
+        check_extent(where, shown, (uint64_t)a[1]->number, shape, stride, it->second);
+    }
+    if (quantized && a.size() >= 5) check_channels(where, shown, shape, *a[4]);
+    auto t = std::make_shared<Value>(*out);
+    t->kind = Value::Tensor;
+    t->shape = std::move(shape);
+    return t;
+  }
+  // The last element reached: offset + sum((size - 1) * stride), in unsigned 128-bit-free steps.
+  void check_extent(const std::string& where, const std::string& shown, uint64_t offset, const std::vector<int64_t>& shape,
+                    const std::vector<int64_t>& stride, uint64_t available) {
+    uint64_t last = offset;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] == 0) return;  // no element
+      if (shape[i] > 1 && stride[i] > 0) {
+        const uint64_t span = (uint64_t)(shape[i] - 1), step = (uint64_t)stride[i];
+        if (span > (UINT64_MAX - last) / step) refuse(where + " declares sizes [" + shown + "] beyond any memory");
         last += span * step;
       }
     }
-    if (!empty && last >= it->second)
-      refuse(where + " of sizes [" + shape + "] reaches element " + std::to_string(last) + ", its record holds " +
-             std::to_string(it->second) + " elements");
-    return out;
+    if (last >= available)
+      refuse(where + " of sizes [" + shown + "] reaches element " + std::to_string(last) + ", its record holds " +
+             std::to_string(available) + " elements");
+  }
+  // quint4x2 / quint2x4: PyTorch lays such a tensor out contiguously, each row of the innermost dim
+  // packed into whole bytes, and its kernels read it so; other strides are not a layout it writes.
+  void check_sub_byte_extent(const std::string& where, const std::string& shown, uint64_t offset,
+                             const std::vector<int64_t>& shape, const std::vector<int64_t>& stride, uint64_t per_byte,
+                             uint64_t available_bytes) {
+    uint64_t expected = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+      if (shape[i] > 1 && (uint64_t)stride[i] != expected)
+        refuse(where + " of a sub-byte type has strides that are not contiguous");
+      if (shape[i] != 0 && expected > UINT64_MAX / (uint64_t)shape[i])
+        refuse(where + " declares sizes [" + shown + "] beyond any memory");
+      expected *= (uint64_t)shape[i];
+    }
+    uint64_t bytes = 1;  // a 0-d tensor: one byte
+    if (!shape.empty()) {
+      const uint64_t cols = (uint64_t)shape.back();
+      bytes = cols / per_byte + (cols % per_byte != 0);
+      for (size_t i = 0; i + 1 < shape.size(); ++i) {
+        if (shape[i] != 0 && bytes > UINT64_MAX / (uint64_t)shape[i])
+          refuse(where + " declares sizes [" + shown + "] beyond any memory");
+        bytes *= (uint64_t)shape[i];
+      }
+    }
+    if (bytes == 0) return;
+    if (offset > available_bytes || bytes > available_bytes - offset)
+      refuse(where + " of sizes [" + shown + "] needs " + std::to_string(bytes) + " bytes from byte " +
+             std::to_string(offset) + ", its record holds " + std::to_string(available_bytes));
+  }
+  // qparams of a per-channel scheme: (qscheme, scales, zero_points, axis).
+  void check_channels(const std::string& where, const std::string& shown, const std::vector<int64_t>& shape,
+                      const Value& qparams) {
+    if (qparams.kind != Value::Tuple || qparams.items.size() < 4) return;
+    const auto& q = qparams.items;
+    if (q[1]->kind != Value::Tensor || q[2]->kind != Value::Tensor || q[3]->kind != Value::Int) return;
+    const int64_t axis = q[3]->number;
+    if (axis < 0 || (uint64_t)axis >= shape.size())
+      refuse(where + " of sizes [" + shown + "] is quantized along axis " + std::to_string(axis) + ", which it does not have");
+    for (const Value* v : {q[1].get(), q[2].get()})
+      if (v->shape.size() != 1 || v->shape[0] != shape[axis])
+        refuse(where + " of sizes [" + shown + "] has " + std::to_string(shape[axis]) + " channels along axis " +
+               std::to_string(axis) + " but " +
+               (v->shape.size() == 1 ? std::to_string(v->shape[0]) : "a tensor of rank " + std::to_string(v->shape.size())) +
+               (v == q[1].get() ? " scales" : " zero points"));
   }
 
   std::string record_, tensor_dir_;
@@ -465,6 +549,7 @@ class PickleCheck {
   std::vector<ValuePtr> stack_;
   std::map<uint64_t, ValuePtr> memo_;
   std::map<std::string, uint64_t> available_;  // storage key -> elements its record holds
+  std::map<std::string, uint64_t> per_byte_;   // storage key -> elements per byte (sub-byte types)
 };
 
 // ---- TorchScript code ------------------------------------------------------------------------------
