@@ -79,6 +79,12 @@ bool parse_conversion_option(Args& args, ConversionArgs& conv) {
     options.default_dtype = as_usage([&] { return t2o::core::parse_default_dtype(value); });
   } else if (args.flag("--no-constant-folding")) {
     options.constant_folding = false;
+    options.constant_folding_given = true;
+  } else if (args.flag("--constant-folding")) {
+    options.constant_folding = true;
+    options.constant_folding_given = true;
+  } else if (args.option("--training", value)) {
+    options.training = as_usage([&] { return t2o::core::parse_training_mode(value); });
   } else if (args.flag("--no-weights") || args.flag("--weights-as-inputs")) {
     options.export_params = false;
   } else if (args.flag("--keep-initializers-as-inputs")) {
@@ -159,6 +165,12 @@ std::string conversion_options_help() {
     "  --no-constant-folding    keep every op as the model has it (default: in eval mode, BatchNorm\n"
     "                           after a convolution or linear layer is folded into its weights, as\n"
     "                           torch.onnx's do_constant_folding does)\n"
+    "  --constant-folding       fold even when torch2onnx.save recorded do_constant_folding=False\n"
+    "  --training eval|preserve|train\n"
+    "                           the mode the model is exported in, as torch.onnx's training: eval\n"
+    "                           (default, or what torch2onnx.save recorded), preserve (each module's\n"
+    "                           own training flag), train (Dropout drops, BatchNorm uses the batch's\n"
+    "                           statistics; running-statistics updates are not exported)\n"
     "  --external-data          weights in OUT.onnx.data beside the model (automatic above 2 GB)\n"
     "  --no-weights             the module's weights become graph inputs (named after their\n"
     "                           attributes, after the model's inputs) instead of initializers, as\n"
