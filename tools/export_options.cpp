@@ -79,6 +79,12 @@ bool parse_conversion_option(Args& args, ConversionArgs& conv) {
     options.default_dtype = as_usage([&] { return t2o::core::parse_default_dtype(value); });
   } else if (args.flag("--no-constant-folding")) {
     options.constant_folding = false;
+    options.constant_folding_given = true;
+  } else if (args.flag("--constant-folding")) {
+    options.constant_folding = true;
+    options.constant_folding_given = true;
+  } else if (args.option("--training", value)) {
+    options.training = as_usage([&] { return t2o::core::parse_training_mode(value); });
   } else if (args.flag("--no-weights") || args.flag("--weights-as-inputs")) {
     options.export_params = false;
   } else if (args.flag("--keep-initializers-as-inputs")) {

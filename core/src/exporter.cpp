@@ -164,7 +164,7 @@ ExportStats export_module(const torch::jit::Module& module, const std::string& o
   DefaultDtypeScope default_dtype(options.default_dtype);
   start_export(out_path, options, registry);
   if (options.progress) options.progress("load", 0, 0);
-  // prepare() sets eval mode and rewrites method graphs: work on a deep copy, never the caller's module.
+  // prepare() sets the training mode and rewrites method graphs: work on a deep copy, never the caller's module.
   torch::jit::Module copy;
   try {
     copy = module.clone();
@@ -184,7 +184,8 @@ ExportStats export_loaded(torch::jit::Module module, const std::string& model_pa
     if (options.progress) options.progress(name, 0, 0);
   };
   phase("prepare");
-  auto prepared = prepare(std::move(module), model_path, options.inputs);
+  auto prepared = prepare(std::move(module), model_path, options.inputs, training_mode(options));
+  warn_training_mode(prepared.graph, training_mode(options), prepared.dropped_state_updates, options.warn);
   attach_examples(prepared, signature);
   auto specs = prepared.input_specs;
   Session session(registry, options, prepared);
@@ -249,7 +250,8 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& give
     }
     return report;
   }
-  auto prepared = prepare(std::move(module), model_path, options.inputs);
+  auto prepared = prepare(std::move(module), model_path, options.inputs, training_mode(options));
+  warn_training_mode(prepared.graph, training_mode(options), prepared.dropped_state_updates, options.warn);
   attach_examples(prepared, signature);
   auto specs = prepared.input_specs;
   Session session(registry, options, prepared);

@@ -1,8 +1,11 @@
-// aten::batch_norm -> BatchNormalization with the running statistics (inference); with
-// training=True (train mode, or track_running_stats=False, whose modules always normalize with the
-// batch's statistics) the batch's mean and biased variance over every axis but 1 are computed with
-// ReduceMean: y = (x - mean) / sqrt(var + eps) * weight + bias. Updating the running statistics is
-// a side effect the exported graph does not have (as torch.onnx, which also drops it).
+// aten::batch_norm -> BatchNormalization with the running statistics (inference). With
+// training=True (train mode) and running statistics, as torch.onnx: BatchNormalization in training
+// mode (forms.hpp's batch_norm_training: five outputs up to opset 13, training_mode=1 from 14),
+// which normalizes with the batch's statistics; its updated running statistics are outputs nothing
+// reads (torch.onnx drops them too: the exported graph keeps no state). Without running statistics
+// (track_running_stats=False, whose modules always normalize with the batch's statistics) the
+// batch's mean and biased variance over every axis but 1 are computed with ReduceMean:
+// y = (x - mean) / sqrt(var + eps) * weight + bias.
 // Only the `epsilon` attribute is emitted: `spatial` (removed at 9) and `consumed_inputs` are never
 // emitted, `momentum` only matters in training; opset 14 adds training_mode (default 0 = inference)
 // and opset 15 allows different dtypes for scale/bias/mean/var, so this form stays valid to 17+.
@@ -14,6 +17,7 @@
 #include <torch2onnx/plugin.hpp>
 
 #include "common/constants.hpp"
+#include "common/forms.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -25,6 +29,16 @@ namespace {
 Value filled(Ctx& ctx, int64_t c, float v, t2o_dtype dtype) {
   Value t = ctx.const_f32(std::vector<float>((size_t)c, v));
   return cast_to(ctx, t, dtype);
+}
+
+// BatchNormalization takes weight and bias: ones and zeros for the ones the model leaves None.
+void fill_affine(Ctx& ctx, const Value& x, const Value& mean, Value& weight, Value& bias) {
+  if (weight.valid() && bias.valid()) return;
+  int64_t c = x.dim(1);
+  if (c < 0 && mean.rank() == 1) c = mean.dim(0);
+  if (c < 0) unsupported(ctx.kind() + ": weight/bias None with a dynamic channel count");
+  if (!weight.valid()) weight = filled(ctx, c, 1.0f, x.dtype());
+  if (!bias.valid()) bias = filled(ctx, c, 0.0f, x.dtype());
 }
 
 // y from x with the running statistics (training false) or the batch's; `stats`, when given,
@@ -52,13 +66,7 @@ Value batch_norm(Ctx& ctx, const Value& x, Value weight, Value bias, const Value
     return y;
   }
   if (!mean.valid() || !var.valid()) fail(op + ": running_mean/running_var are None with training=False");
-  if (!weight.valid() || !bias.valid()) {
-    int64_t c = x.dim(1);
-    if (c < 0 && mean.rank() == 1) c = mean.dim(0);
-    if (c < 0) unsupported(op + ": weight/bias None with a dynamic channel count");
-    if (!weight.valid()) weight = filled(ctx, c, 1.0f, dt);
-    if (!bias.valid()) bias = filled(ctx, c, 0.0f, dt);
-  }
+  fill_affine(ctx, x, mean, weight, bias);
   return ctx.op("BatchNormalization", {x, weight, bias, mean, var}, {Attr::f("epsilon", eps)});
 }
 
@@ -80,8 +88,20 @@ void set_stats(Ctx& ctx, const std::vector<Value>& stats) {
 
 // batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)
 T2O_SYMBOLIC("aten::batch_norm", 9) {
-  ctx.set_output(0, batch_norm(ctx, ctx.input(0), opt_input(ctx, 1), opt_input(ctx, 2), opt_input(ctx, 3),
-                               opt_input(ctx, 4), const_training(ctx, 5), ctx.input(7).to_float()));
+  Value x = ctx.input(0), weight = opt_input(ctx, 1), bias = opt_input(ctx, 2), mean = opt_input(ctx, 3),
+        var = opt_input(ctx, 4);
+  const bool training = const_training(ctx, 5);
+  const double eps = ctx.input(7).to_float();
+  if (training && mean.valid() && var.valid()) {
+    if (x.rank() >= 0 && x.rank() < 2) fail("aten::batch_norm: input must have rank >= 2, got " + std::to_string(x.rank()));
+    // momentum weighs only the running statistics' update, an output nothing reads, but ONNX's
+    // attribute must say it (momentum=None: 1 / num_batches_tracked, a constant once it is frozen).
+    Value momentum = ctx.input(6);
+    if (!momentum.is_const()) unsupported("aten::batch_norm: argument 'momentum' computed at run time with training=True");
+    fill_affine(ctx, x, mean, weight, bias);
+    return ctx.set_output(0, batch_norm_training(ctx, {x, weight, bias, mean, var}, eps, 1.0 - momentum.to_float()));
+  }
+  ctx.set_output(0, batch_norm(ctx, x, weight, bias, mean, var, training, eps));
 }
 
 // _native_batch_norm_legit_no_training(input, weight?, bias?, running_mean, running_var, momentum, eps)

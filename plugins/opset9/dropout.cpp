@@ -1,9 +1,11 @@
 // aten::dropout, aten::feature_dropout, aten::alpha_dropout, aten::feature_alpha_dropout (+ in-place):
 // identity in inference. (ONNX Dropout's `ratio` became an input at 12; emitting no node avoids it.)
-// aten::dropout with train=True (F.dropout(x, p, training=True)) zeroes each element with
-// probability p and scales the rest by 1 / (1 - p): x * (U[0,1) >= p) / (1 - p), U from
-// RandomUniformLike (a fresh mask each run, as PyTorch draws one). The channel-wise and alpha
-// variants in training mode are refused.
+// aten::dropout with train=True (train mode, or F.dropout(x, p, training=True)) zeroes each element
+// with probability p and scales the rest by 1 / (1 - p): x * (U[0,1) >= p) / (1 - p), U from
+// RandomUniformLike (a fresh mask each run, as PyTorch draws one). torch.onnx emits Dropout-7/10
+// here, which has no training input and which runtimes run as the identity; from opset 12 Dropout
+// takes training_mode and is used (opset12/dropout.cpp). The channel-wise and alpha variants in
+// training mode are refused, as torch.onnx refuses them.
 //
 // aten::native_dropout returns the mask as well: eval (train=False) is (input, all-true mask);
 // train=True or None draws the mask as dropout does, (input * mask / (1 - p), mask).

@@ -13,7 +13,12 @@ then `torch2onnx export lstm.pt -o lstm.onnx` needs no --input (explicit options
   * tensors inside tuples, lists and dicts are flattened, depth first, into the graph inputs;
   * int, float, bool, str and None arguments (also inside tuples) are baked in as constants;
   * outputs are flattened the same way (tuples, lists, dict values) and None outputs are dropped;
-  * the model runs in eval mode and without autograd while it is traced (as export does).
+    Python numbers returned become 0-d tensor outputs, as torch.onnx makes them: int -> int64,
+    float -> float64, bool -> bool (their values as traced: constants);
+  * the model runs without autograd while it is traced, in the mode `training` asks (eval by
+    default, as export does); its buffers (BatchNorm's running statistics) are left as they were;
+  * input_names (and output_names) may name only the first inputs (outputs): the rest keep their
+    default names, as torch.onnx does.
 The saved module's forward() takes the flattened tensors. The signature is stored in the .pt as the
 TorchScript extra file "torch2onnx_signature.json":
   {"version": 1,
@@ -23,9 +28,13 @@ TorchScript extra file "torch2onnx_signature.json":
    "example_inputs": ["torch2onnx_example_0.npy", ...],  extra files with the traced example values
    "forward_inputs": ["float32[5,3,10]", "(float32[1,3,20],float32[1,3,20])"],  the original arguments,
                                                          in --input's grammar (for reading only)
-   "default_dtype": "float32"}   torch.get_default_dtype() while tracing: what integer true division,
+   "default_dtype": "float32",   torch.get_default_dtype() while tracing: what integer true division,
                                  Python floats and float factories give (export honours it, as
                                  --default-dtype does for other .pt files)
+   "training": "train",          save(training=...), when given: "eval", "preserve" or "train";
+                                 export honours it, as --training (which wins)
+   "do_constant_folding": false} save(do_constant_folding=...), when given; export honours it, as
+                                 --no-constant-folding / --constant-folding (which win)
 Default input names are forward()'s argument names, with ".i" per tuple/list element and ".key" per
 dict entry (hx.0, hx.1, x.a); outputs default to output_0, output_1, ...
 """
@@ -122,6 +131,12 @@ def _rebuild(value: Any, tensors: Sequence[torch.Tensor], pos: List[int]) -> Any
 def _flatten_outputs(value: Any, out: List[torch.Tensor]) -> None:
     if isinstance(value, torch.Tensor):
         out.append(value)
+    elif isinstance(value, (bool, int, float)):
+        # As torch.onnx's output flattening wraps them: bool, int64 and float64 0-d tensors.
+        dtype = torch.bool if isinstance(value, bool) else torch.int64 if isinstance(value, int) else torch.float64
+        with warnings.catch_warnings():  # "torch.tensor results are registered as constants": they are
+            warnings.simplefilter("ignore", torch.jit.TracerWarning)
+            out.append(torch.tensor(value, dtype=dtype))
     elif isinstance(value, (tuple, list)):
         for v in value:
             _flatten_outputs(v, out)
@@ -132,7 +147,7 @@ def _flatten_outputs(value: Any, out: List[torch.Tensor]) -> None:
         pass  # dropped, as torch.onnx.export does
     else:
         raise TypeError(f"torch2onnx.save: the model returns a {type(value).__name__}; "
-                        "only tensors, None and tuples/lists/dicts of them can be outputs")
+                        "only tensors, numbers, None and tuples/lists/dicts of them can be outputs")
 
 
 class _Flat(torch.nn.Module):
@@ -175,21 +190,55 @@ def _dynamic_axes_specs(dynamic_axes: Optional[Dict[str, Any]]) -> List[str]:
     return specs
 
 
+_TRAINING_MODES = {"eval": "eval", "preserve": "preserve", "train": "train", "training": "train"}
+
+
+def _training_mode(training: Any) -> Optional[str]:
+    """training= as the signature records it: "eval", "preserve" or "train" (None: not given).
+    Takes torch.onnx.TrainingMode values, their names and True/False (train/eval)."""
+    if training is None:
+        return None
+    if isinstance(training, bool):
+        return "train" if training else "eval"
+    name = str(getattr(training, "name", training)).lower()
+    if name not in _TRAINING_MODES:
+        raise ValueError(f"torch2onnx.save: training={training!r} is not a training mode "
+                         "(expected torch.onnx.TrainingMode.EVAL, PRESERVE or TRAINING, or 'eval', 'preserve', 'train')")
+    return _TRAINING_MODES[name]
+
+
 @contextlib.contextmanager
-def _eval_mode(model: torch.nn.Module):
-    was_training = model.training
-    model.eval()
+def _trace_mode(model: torch.nn.Module, mode: Optional[str]):
+    """The model in `mode` (eval when None; preserve leaves each module's flag) and without autograd
+    while it is traced; afterwards its flags and buffers as they were (a trace in training mode runs
+    BatchNorm, which updates its running statistics and num_batches_tracked)."""
+    flags = [(m, m.training) for m in model.modules()]
+    buffers = [(b, b.detach().clone()) for b in model.buffers()]
+    if mode in (None, "eval"):
+        model.eval()
+    elif mode == "train":
+        model.train()
     try:
         with torch.no_grad():
             yield
     finally:
-        model.train(was_training)
+        for m, flag in flags:
+            m.training = flag
+        with torch.no_grad():
+            for b, saved in buffers:
+                b.copy_(saved)
 
 
 def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Sequence[str]] = None,
-         output_names: Optional[Sequence[str]] = None, dynamic_axes: Optional[Dict[str, Any]] = None) -> None:
+         output_names: Optional[Sequence[str]] = None, dynamic_axes: Optional[Dict[str, Any]] = None,
+         training: Any = None, do_constant_folding: Optional[bool] = None) -> None:
     """Traces `model` on `args` as torch.onnx.export does and saves it to `path` as TorchScript,
-    with the signature (specs, names, dynamic axes, example values) inside; see the module doc."""
+    with the signature (specs, names, dynamic axes, example values) inside; see the module doc.
+    training (torch.onnx.TrainingMode or "eval"/"preserve"/"train") is the mode the model is traced
+    in and exported in; training and do_constant_folding are recorded only when given."""
+    mode = _training_mode(training)
+    if do_constant_folding is not None and not isinstance(do_constant_folding, bool):
+        raise TypeError(f"torch2onnx.save: do_constant_folding must be a bool, not {type(do_constant_folding).__name__}")
     if not isinstance(args, tuple):
         args = (args,)
     kwargs: Dict[str, Any] = {}
@@ -203,15 +252,20 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
     if not flat.tensors:
         raise ValueError("torch2onnx.save: the arguments hold no tensor (an ONNX graph needs at least one input)")
     wrapper = _Flat(model, args, kwargs)
-    with _eval_mode(model):
+    with _trace_mode(model, mode):
         outputs: List[torch.Tensor] = []
         _flatten_outputs(model(*args, **kwargs), outputs)
         traced = torch.jit.trace(wrapper, tuple(flat.tensors), check_trace=False, strict=False)
-    in_names = list(input_names) if input_names else flat.names
-    if len(in_names) != len(flat.tensors):
-        raise ValueError(f"torch2onnx.save: {len(in_names)} input_names for {len(flat.tensors)} graph inputs "
+    # As torch.onnx: names for the first inputs (outputs) only; the rest keep their default names.
+    given_in = list(input_names or [])
+    if len(given_in) > len(flat.tensors):
+        raise ValueError(f"torch2onnx.save: {len(given_in)} input_names for {len(flat.tensors)} graph inputs "
                          f"(the flattened tensors: {', '.join(flat.names)})")
-    out_names = list(output_names) if output_names else [f"output_{i}" for i in range(len(outputs))]
+    in_names = given_in + flat.names[len(given_in):]
+    given_out = list(output_names or [])
+    if len(given_out) > len(outputs):
+        raise ValueError(f"torch2onnx.save: {len(given_out)} output_names for {len(outputs)} outputs")
+    out_names = given_out + [f"output_{i}" for i in range(len(given_out), len(outputs))]
     known = set(in_names) | set(out_names)
     dynamic_axes = dict(dynamic_axes or {})
     for name in list(dynamic_axes):
@@ -228,11 +282,15 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
         "version": 1,
         "inputs": [_tensor_spec(t) for t in flat.tensors],
         "input_names": in_names,
-        "output_names": list(output_names) if output_names else [],
+        "output_names": out_names if given_out else [],
         "dynamic_axes": _dynamic_axes_specs(dynamic_axes),
         "example_inputs": example_files,
         "forward_inputs": forward_inputs,
         "default_dtype": _DTYPE_NAMES[torch.get_default_dtype()],
     }
+    if mode is not None:
+        signature["training"] = mode
+    if do_constant_folding is not None:
+        signature["do_constant_folding"] = do_constant_folding
     extra[SIGNATURE_FILE] = json.dumps(signature)
     traced.save(path, _extra_files=extra)

@@ -142,10 +142,34 @@ def models():
             y, (h, c) = self.lstm(self.emb(ids), state)
             return {"y": y * scale, "state": (h, c), "unused": None}
 
+    class ConvBn(nn.Module):  # torch2onnx.save(training=..., do_constant_folding=...)
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 6, 3)
+            self.bn = nn.BatchNorm2d(6)
+            with torch.no_grad():
+                self.bn.running_mean.uniform_(-1, 1)
+                self.bn.running_var.uniform_(0.5, 2.0)
+                self.bn.weight.uniform_(0.5, 1.5)
+                self.bn.bias.uniform_(-0.5, 0.5)
+
+        def forward(self, x):
+            return torch.relu(self.bn(self.conv(x)))
+
+    class ReturnsNumbers(nn.Module):  # Python numbers among the outputs, as torch.onnx turns them into tensors
+        # (A float, saved as a float64 0-d constant, is left out: the export gives it float32 today.)
+        def forward(self, x):
+            return x * 2.0, x.shape[0], x.shape[0] > 1
+
+    class TwoInputs(nn.Module):
+        def forward(self, first, second):
+            return first + second, first * second
+
     torch.manual_seed(0)
     return dict(LstmHx=LstmHx, TupleImages=TupleImages, Nested=Nested, DictInput=DictInput,
                 DictScripted=DictScripted, ListInput=ListInput, Primitives=Primitives,
-                OptionalInTuple=OptionalInTuple, Bag=Bag, SaveTarget=SaveTarget, Containers=Containers)
+                OptionalInTuple=OptionalInTuple, Bag=Bag, SaveTarget=SaveTarget, Containers=Containers,
+                ConvBn=ConvBn, ReturnsNumbers=ReturnsNumbers, TwoInputs=TwoInputs)
 
 
 def cases():
@@ -168,11 +192,15 @@ def cases():
     x4 = rn(4)
     out = {}
 
-    def add(name, model, method, example, runs):
-        out[name] = dict(model=model, method=method, example=example, runs=runs)
+    def add(name, model, method, example, runs, save_kwargs=None, reference_mode="eval"):
+        out[name] = dict(model=model, method=method, example=example, runs=runs,
+                         save_kwargs=save_kwargs or dict(output_names=["y", "h", "c"], dynamic_axes={"ids": {0: "seq"}}),
+                         reference_mode=reference_mode)
 
-    def ok(args, checks, opsets=(17,)):
-        return [dict(args=args + ["--opset", str(o)], checks=checks) for o in opsets]
+    def ok(args, checks, opsets=(17,), shows=(), hides=()):
+        # shows/hides: texts `torch2onnx show` prints (or must not) for the exported model
+        return [dict(args=args + ["--opset", str(o)], checks=checks, shows=list(shows), hides=list(hides))
+                for o in opsets]
 
     for method in ("trace", "script"):
         sfx = "" if method == "trace" else "_script"
@@ -264,6 +292,26 @@ def cases():
         # explicit options win over the saved ones (here: no dynamic axes, other names)
         + ok(["--input", "int64[5,2]", "--input", "float32[1,2,8]", "--input", "float32[1,2,8]",
               "--input-names", "a,b,c"], [save_example]))
+    # save(training=TRAINING): traced in training mode, recorded; the export matches PyTorch in training
+    # mode (BatchNorm on the batch's statistics, not folded) with no option given.
+    image = rn(2, 3, 7, 7) * 2.0 + 0.5
+    add("saved_training", M["ConvBn"](), "save", (image,),
+        ok([], [(image,)], (9, 14, 17), shows=["onnx::BatchNormalization"]),
+        save_kwargs=dict(training=torch.onnx.TrainingMode.TRAINING), reference_mode="train")
+    # save(do_constant_folding=False): the BatchNorm stays; --constant-folding overrides it.
+    add("saved_no_folding", M["ConvBn"](), "save", (image,),
+        ok([], [(image,)], shows=["onnx::BatchNormalization"])
+        + ok(["--constant-folding"], [(image,)], hides=["onnx::BatchNormalization"])
+        + [dict(args=["--training", "never"], error=["bad --training 'never'"])],
+        save_kwargs=dict(do_constant_folding=False, training="eval"))
+    # Python numbers returned: 0-d int64, float64 and bool outputs, as torch.onnx makes them.
+    add("saved_numbers", M["ReturnsNumbers"](), "save", (rn(3, 4),), ok([], [(rn(3, 4),)], (9, 17)),
+        save_kwargs=dict(output_names=["doubled"]))
+    # input_names shorter than the inputs: the rest keep forward()'s names.
+    a, b = rn(2, 3), rn(2, 3)
+    add("saved_short_names", M["TwoInputs"](), "save", (a, b),
+        ok([], [(a, b)], shows=["%x : Float(2, 3)", "%second : Float(2, 3)", "%sum : ", "%output_1 : "]),
+        save_kwargs=dict(input_names=["x"], output_names=["sum"]))
     return out
 
 
@@ -344,8 +392,8 @@ def generate(target, name):
     model.eval()
     pt = os.path.join(target, "model.pt")
     if method == "save":
-        torch2onnx.save(model, unwrap(example), pt, output_names=["y", "h", "c"], dynamic_axes={"ids": {0: "seq"}})
-        reference = model
+        torch2onnx.save(model, unwrap(example), pt, **case["save_kwargs"])
+        reference = model.train(case["reference_mode"] == "train")
     else:
         ts = torch.jit.script(model) if method == "script" else torch.jit.trace(model, unwrap(example),
                                                                                  check_trace=False, strict=False)
@@ -373,6 +421,7 @@ def generate(target, name):
             r["exit"] = run.get("exit", 2)
         else:
             r["checks"] = []
+            r["shows"], r["hides"] = run["shows"], run["hides"]
             for args in run["checks"]:
                 d = f"check_{check_index}"
                 check_index += 1

@@ -44,6 +44,16 @@ void export_runs(const std::string& name) {
       continue;
     }
     ASSERT_EQ(exported.exit_code, 0) << exported.describe();
+    if (!r.value("shows", nlohmann::json::array()).empty() || !r.value("hides", nlohmann::json::array()).empty()) {
+      const RunResult shown = run({cli().string(), "show", out.string()});
+      ASSERT_EQ(shown.exit_code, 0) << shown.describe();
+      for (const auto& text : r.at("shows"))
+        EXPECT_NE(shown.out.find(text.get<std::string>()), std::string::npos)
+            << "show should print '" << text.get<std::string>() << "' for " << exported.command << "\n" << shown.out;
+      for (const auto& text : r.at("hides"))
+        EXPECT_EQ(shown.out.find(text.get<std::string>()), std::string::npos)
+            << "show should not print '" << text.get<std::string>() << "' for " << exported.command << "\n" << shown.out;
+    }
     for (const auto& check : r.at("checks")) {
       const RunResult cmp = run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(),
                                  (root / name / check.get<std::string>()).string()});
@@ -61,7 +71,9 @@ INSTANTIATE_TEST_SUITE_P(Signatures, Signature,
                                            "nested_tuple", "nested_tuple_script", "lstm_dynamic", "dict_input",
                                            "dict_input_script", "list_input_script", "primitives_script",
                                            "optional_in_tuple_script", "containers_script", "example_inputs_script",
-                                           "bad_inputs", "saved_signature", "overloaded_forward_script"),
+                                           "bad_inputs", "saved_signature", "overloaded_forward_script",
+                                           "saved_training", "saved_no_folding", "saved_numbers",
+                                           "saved_short_names"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // `check` binds the same specs: the LSTM with its state tuple converts fully; a tensor for the tuple

@@ -5,6 +5,8 @@
 
 #include <torch/csrc/jit/passes/constant_propagation.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
+#include <torch/csrc/jit/passes/freeze_module.h>
+#include <torch/csrc/jit/passes/frozen_graph_optimizations.h>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/passes/lower_tuples.h>
 #include <torch/csrc/jit/passes/remove_mutation.h>
@@ -246,13 +248,27 @@ void define_forward_from_overload(torch::jit::Module& module, const std::string&
                     " take class instances an export cannot give");
 }
 
+// torch::jit::freeze without its eval-mode check: its two steps, which freeze a module in training
+// mode as well (torch.onnx freezes training-mode modules the same way, with _freeze_module).
+torch::jit::Module freeze_in_any_mode(const torch::jit::Module& module) {
+  torch::jit::Module frozen = torch::jit::freeze_module(module);
+  auto graph = frozen.get_method("forward").graph();
+  // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
+  torch::jit::OptimizeFrozenGraph(graph, /*optimize_numerics=*/false);
+  return frozen;
+}
+
 }  // namespace
 
-PreparedModel prepare(torch::jit::Module module, const std::string& path, const std::vector<InputSpec>& inputs) {
+PreparedModel prepare(torch::jit::Module module, const std::string& path, const std::vector<InputSpec>& inputs,
+                      TrainingMode training) {
   PreparedModel out;
   if (!module.find_method("forward")) define_forward_from_overload(module, path);
   try {
-    module.eval();
+    // As torch.onnx's select_model_mode_for_export: preserve leaves each module's flag as saved.
+    if (training == TrainingMode::Eval) module.eval();
+    else if (training == TrainingMode::Train) module.train(true);
+    const bool root_training = module.hasattr("training") && module.is_training();
     // Before freezing: its constant propagation would fold them as tensors.
     for (const auto& submodule : module.modules())
       for (const auto& method : submodule.get_methods()) unwrap_number_constants(method.graph()->block());
@@ -261,8 +277,24 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     // called (forward -> self._impl), and the inlined nodes' call stacks still point at them, which
     // libtorch's interpreter reads (a crash in the example run of a scripted MobileNetV3).
     for (const auto& method : module.get_methods()) torch::jit::Inline(*method.graph());
-    // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
-    out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);
+    out.dropped_state_updates = drop_running_stat_updates(module.get_method("forward").graph());
+    // libtorch freezes nothing of a module whose own flag is true (its submodules' flags do not
+    // matter): forward()'s reads of that flag become the constant true, then the flag is cleared.
+    if (root_training) {
+      auto forward = module.get_method("forward").graph();
+      std::function<void(torch::jit::Block*)> fix = [&](torch::jit::Block* block) {
+        for (auto* n : block->nodes()) {
+          for (auto* b : n->blocks()) fix(b);
+          if (n->kind() == c10::prim::GetAttr && n->input(0) == forward->inputs()[0] && n->s(c10::attr::name) == "training") {
+            torch::jit::WithInsertPoint here(n);
+            n->output()->replaceAllUsesWith(forward->insertConstant(true));
+          }
+        }
+      };
+      fix(forward->block());
+      module.setattr("training", false);
+    }
+    out.module = freeze_in_any_mode(module);
     // Freezing keeps attributes it cannot prove unwritten: an in-place op on a fresh tensor (a traced
     // pack_padded_sequence(enforce_sorted=False) scatters into empty_like) leaves an LSTM's weights
     // as attributes. With calls inlined and such ops made functional, the attributes forward()
@@ -273,7 +305,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
           torch::jit::Inline(*method.graph());  // calls make every argument escape: no rewrite
           torch::jit::RemoveTensorMutation(method.graph());
         }
-      out.module = torch::jit::freeze(module, c10::nullopt, /*optimize_numerics=*/false);
+      out.module = freeze_in_any_mode(module);
     }
   } catch (const std::exception& e) {
     throw ExportError(path + ": freezing the module failed: " + error_reason(e.what()), e.what());

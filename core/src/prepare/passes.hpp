@@ -4,7 +4,11 @@
 //   0. unwrap_number_constants  traced Python numbers (0-d tensor constants) become numbers again,
 //                               as PyTorch's executor does, so they promote as Python numbers
 //   1. eval + freeze            module attributes become constants (weights, flags); QAT's fused
-//                               fake quantizers unfused first (quantized_params.cpp)
+//                               fake quantizers unfused first (quantized_params.cpp). --training
+//                               picks eval(), train() or the module's own flags
+//   1b. drop_running_stat_updates  (before freezing) a normalization layer's running-statistics
+//                               buffers written in training mode (num_batches_tracked += 1) become
+//                               values, the update not exported, as torch.onnx (running_stats.cpp)
 //   2. inline                   one graph for forward(), calls inlined; print() and warnings.warn()
 //                               dropped (torch.onnx's RemovePrintOps)
 //   2b. bind_signature          the --input specs bound to forward()'s arguments: tuples, lists and
@@ -49,7 +53,22 @@ namespace t2o::core {
 // Passes 1-8 with `inputs` bound (none: the arguments stay graph inputs as they are, for `check`
 // without --input); throws ExportError naming the file, SignatureError for specs that do not match.
 // model.input_specs then holds the spec of each graph input.
-PreparedModel prepare(torch::jit::Module module, const std::string& path, const std::vector<InputSpec>& inputs = {});
+// `training`: the mode the module is put in before freezing (ExportOptions::training).
+PreparedModel prepare(torch::jit::Module module, const std::string& path, const std::vector<InputSpec>& inputs = {},
+                      TrainingMode training = TrainingMode::Eval);
+
+// Pass 1b, on forward()'s inlined graph before freezing (self its input 0): direct in-place writes
+// of buffers named running_mean / running_var / num_batches_tracked become functional ops, the reads
+// after them in their branch their result. Returns the buffers so handled ("bn.num_batches_tracked");
+// others are left for the module-state refusal (running_stats.cpp).
+std::vector<std::string> drop_running_stat_updates(const std::shared_ptr<torch::jit::Graph>& graph);
+
+// The warnings --training gives on a prepared graph, as torch.onnx's: ops whose train flag disagrees
+// with the mode (exported with their own flag), train mode on a model with no op that trains
+// differently, running-statistics updates not exported (training_mode.cpp).
+void warn_training_mode(const std::shared_ptr<torch::jit::Graph>& graph, TrainingMode mode,
+                        const std::vector<std::string>& dropped_updates,
+                        const std::function<void(const std::string&)>& warn);
 
 // Pass 10: replaces queries fixed for every run with constants and resolves the control flow they
 // decide. Returns whether control flow was removed (new values the example run has not seen).

@@ -238,6 +238,25 @@ OperatorExportType parse_operator_export_type(const std::string& text) {
   throw ExportError("bad --operator-export-type '" + text + "' (expected onnx, aten-fallback, fallthrough or aten)");
 }
 
+TrainingMode parse_training_mode(const std::string& text) {
+  // torch.onnx's enum names too (TrainingMode.TRAINING, as str() of it prints), in any case.
+  std::string t = text.rfind("TrainingMode.", 0) == 0 ? text.substr(13) : text;
+  for (auto& c : t) c = (char)std::tolower((unsigned char)c);
+  if (t == "eval") return TrainingMode::Eval;
+  if (t == "preserve") return TrainingMode::Preserve;
+  if (t == "train" || t == "training") return TrainingMode::Train;
+  throw ExportError("bad --training '" + text + "' (expected eval, preserve or train)");
+}
+
+const char* training_mode_name(TrainingMode mode) {
+  switch (mode) {
+    case TrainingMode::Eval: return "eval";
+    case TrainingMode::Preserve: return "preserve";
+    case TrainingMode::Train: return "train";
+  }
+  return "eval";
+}
+
 DynamicAxes parse_dynamic_axes(const std::string& text) {
   auto bad = [&](const std::string& why) -> ExportError {
     return ExportError("bad --dynamic-axes '" + text + "': " + why +

@@ -347,6 +347,8 @@ std::optional<SavedSignature> read_saved_signature(const std::string& path) {
     for (const auto& s : j.value("dynamic_axes", std::vector<std::string>{})) saved.dynamic_axes.push_back(parse_dynamic_axes(s));
     saved.example_files = j.value("example_inputs", std::vector<std::string>{});
     if (j.contains("default_dtype")) saved.default_dtype = parse_default_dtype(j.at("default_dtype").get<std::string>());
+    if (j.contains("training")) saved.training = parse_training_mode(j.at("training").get<std::string>());
+    if (j.contains("do_constant_folding")) saved.do_constant_folding = j.at("do_constant_folding").get<bool>();
   } catch (const ExportError& e) {
     if (std::string(e.what()).rfind(path, 0) == 0) throw;
     throw bad(e.what());
@@ -359,6 +361,8 @@ std::optional<SavedSignature> read_saved_signature(const std::string& path) {
 ExportOptions with_saved_signature(const ExportOptions& options, const SavedSignature& saved) {
   ExportOptions out = options;
   if (out.default_dtype.empty()) out.default_dtype = saved.default_dtype;
+  if (!out.training) out.training = saved.training;
+  if (!out.constant_folding_given && saved.do_constant_folding) out.constant_folding = *saved.do_constant_folding;
   // The saved names and axes belong to the saved specs: with other --input they are not used.
   if (!options.inputs.empty()) return out;
   out.inputs = saved.inputs;

@@ -45,6 +45,8 @@ struct SavedSignature {
   std::vector<DynamicAxes> dynamic_axes;
   std::vector<std::string> example_files;  // names of the extra files holding .npy example tensors
   std::string default_dtype;  // torch.get_default_dtype() when saved: "float32", "float64" ("" if not recorded)
+  std::optional<TrainingMode> training;     // save(training=...), if recorded
+  std::optional<bool> do_constant_folding;  // save(do_constant_folding=...), if recorded
 };
 // The signature stored in the archive at `path`, if any. Throws ExportError for a malformed one.
 std::optional<SavedSignature> read_saved_signature(const std::string& path);
@@ -52,7 +54,8 @@ std::optional<SavedSignature> read_saved_signature(const std::string& path);
 std::string read_extra_file(const std::string& path, const std::string& name);
 
 // `options` with what it leaves unset taken from `saved` (explicit options win). The default
-// dtype is the model's, whatever --input says: it is taken even when the specs are given.
+// dtype, the training mode and do_constant_folding are the model's, whatever --input says: they are
+// taken even when the specs are given.
 ExportOptions with_saved_signature(const ExportOptions& options, const SavedSignature& saved);
 
 }  // namespace t2o::core

@@ -59,7 +59,7 @@ std::unique_ptr<Conversion> Conversion::convert(const std::string& model_path, c
   load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
   declare_custom_ops(registry, options.warn);
   auto module = load_torchscript(model_path, false);  // eager weights: verify runs the module again
-  st.prepared = prepare(std::move(module), model_path, st.options.inputs);
+  st.prepared = prepare(std::move(module), model_path, st.options.inputs, training_mode(st.options));
   attach_examples(st.prepared, signature);
   auto specs = st.prepared.input_specs;
   Session session(registry, st.options, st.prepared);

@@ -99,6 +99,19 @@ enum class OperatorExportType {
 };
 OperatorExportType parse_operator_export_type(const std::string& text);
 
+// The mode the model is exported in (as torch.onnx's training=TrainingMode.*). Ops keep the train
+// flag they have after it is applied: a traced model keeps the mode it was traced in.
+enum class TrainingMode {
+  Eval,      // EVAL: every module's training flag false (the default)
+  Preserve,  // PRESERVE: each module's own training flag, as saved
+  Train,     // TRAINING: every module's training flag true: Dropout drops, BatchNorm normalizes
+             // with the batch's statistics; the running-statistics updates are not exported
+};
+// "eval", "preserve", "train" (also torch.onnx's names: "training", "TrainingMode.TRAINING", ...);
+// throws ExportError naming the text.
+TrainingMode parse_training_mode(const std::string& text);
+const char* training_mode_name(TrainingMode mode);  // "eval", "preserve", "train"
+
 struct ExportOptions {
   int64_t opset = kDefaultOpset;
   std::vector<InputSpec> inputs;
@@ -136,6 +149,11 @@ struct ExportOptions {
   // As torch.onnx's do_constant_folding (default on): in eval mode, BatchNorm after a convolution or
   // linear layer is folded into its weights (computed with libtorch). Off: every op as the model has it.
   bool constant_folding = true;
+  // Whether the caller set constant_folding (--constant-folding / --no-constant-folding): if not, the
+  // do_constant_folding torch2onnx.save recorded applies.
+  bool constant_folding_given = false;
+  // As torch.onnx's training (--training). Unset: the mode torch2onnx.save recorded, else eval.
+  std::optional<TrainingMode> training;
   // Whether the signature a .pt carries (torch2onnx.save) may fill in what the options leave unset.
   bool use_saved_signature = true;
   // Lazy weights (export_model only): large weight records stay in the .pt file, mapped as reserved memory
@@ -158,8 +176,13 @@ struct ExportOptions {
   // folding and the packs (Ctx::default_dtype) all use it.
   std::string default_dtype;
 };
-// Whether the BatchNorm folding of do_constant_folding runs: not when the weights are inputs.
-inline bool folds_constants(const ExportOptions& o) { return o.constant_folding && o.export_params; }
+// The training mode an export runs in: the given one, else eval.
+inline TrainingMode training_mode(const ExportOptions& o) { return o.training.value_or(TrainingMode::Eval); }
+// Whether the BatchNorm folding of do_constant_folding runs: not when the weights are inputs, and only
+// in eval mode (torch.onnx runs its eval peephole, which folds, only with training=EVAL).
+inline bool folds_constants(const ExportOptions& o) {
+  return o.constant_folding && o.export_params && training_mode(o) == TrainingMode::Eval;
+}
 // The kernel libraries found automatically on this machine, in load order: {name, path} (torch2onnx's
 // torch.onnx.ops and PyTorch 2.x compatibility libraries, torchvision's). Loaded before a model unless
 // ExportOptions::default_kernel_libraries is false; `torch2onnx plugins` lists them.
