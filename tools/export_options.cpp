@@ -83,6 +83,14 @@ bool parse_conversion_option(Args& args, ConversionArgs& conv) {
     options.export_params = false;
   } else if (args.flag("--keep-initializers-as-inputs")) {
     options.keep_initializers_as_inputs = true;
+  } else if (args.flag("--export-modules-as-functions")) {
+    options.modules_as_functions = true;
+  } else if (args.option("--export-modules-as-functions", value)) {
+    options.modules_as_functions = true;
+    options.function_module_types = split_commas(value);
+    if (options.function_module_types.empty())
+      throw UsageError("--export-modules-as-functions= expects module type names, e.g. "
+                       "torch.nn.modules.transformer.TransformerEncoderLayer");
   } else if (args.flag("--external-data")) {
     options.external_data = true;
   } else if (args.flag("--timings")) {
@@ -166,6 +174,11 @@ std::string conversion_options_help() {
     "                           --weights-as-inputs\n"
     "  --keep-initializers-as-inputs\n"
     "                           every initializer is also listed as a graph input (IR < 4 style)\n"
+    "  --export-modules-as-functions[=TYPE,...]\n"
+    "                           each call of a module (of every type, or of the qualified types\n"
+    "                           given, e.g. torch.nn.modules.transformer.TransformerEncoderLayer)\n"
+    "                           becomes a call of an ONNX local function, as torch.onnx's\n"
+    "                           export_modules_as_functions (opset 15 and later)\n"
     "  -q, --quiet              no warnings, progress or summary\n"
     "  --timings                print the wall time of each phase on stderr (also with --quiet)\n"
     "  --verbose                after an error's one line, print the whole message it was chosen from\n"

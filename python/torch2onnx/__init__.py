@@ -23,9 +23,12 @@ TorchScript extra file "torch2onnx_signature.json":
    "example_inputs": ["torch2onnx_example_0.npy", ...],  extra files with the traced example values
    "forward_inputs": ["float32[5,3,10]", "(float32[1,3,20],float32[1,3,20])"],  the original arguments,
                                                          in --input's grammar (for reading only)
-   "default_dtype": "float32"}   torch.get_default_dtype() while tracing: what integer true division,
+   "default_dtype": "float32",    torch.get_default_dtype() while tracing: what integer true division,
                                  Python floats and float factories give (export honours it, as
                                  --default-dtype does for other .pt files)
+   "export_modules_as_functions": true or ["torch.nn.modules.linear.Linear", ...]}  only when save()
+                                 is given it: each call of those module types (true: of every type)
+                                 an ONNX local function, as --export-modules-as-functions does
 Default input names are forward()'s argument names, with ".i" per tuple/list element and ".key" per
 dict entry (hx.0, hx.1, x.a); outputs default to output_0, output_1, ...
 """
@@ -34,7 +37,7 @@ import inspect
 import json
 import struct
 import warnings
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple, Union
 
 import torch
 
@@ -186,8 +189,19 @@ def _eval_mode(model: torch.nn.Module):
         model.train(was_training)
 
 
+def _module_type_names(types: Collection[type]) -> List[str]:
+    """export_modules_as_functions's module classes as qualified names (torch.typename)."""
+    names = []
+    for t in types:
+        if not (isinstance(t, type) and issubclass(t, torch.nn.Module)):
+            raise TypeError(f"torch2onnx.save: export_modules_as_functions takes nn.Module classes, got {t!r}")
+        names.append(torch.typename(t))
+    return sorted(names)
+
+
 def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Sequence[str]] = None,
-         output_names: Optional[Sequence[str]] = None, dynamic_axes: Optional[Dict[str, Any]] = None) -> None:
+         output_names: Optional[Sequence[str]] = None, dynamic_axes: Optional[Dict[str, Any]] = None,
+         export_modules_as_functions: Union[bool, Collection[type]] = False) -> None:
     """Traces `model` on `args` as torch.onnx.export does and saves it to `path` as TorchScript,
     with the signature (specs, names, dynamic axes, example values) inside; see the module doc."""
     if not isinstance(args, tuple):
@@ -234,5 +248,8 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
         "forward_inputs": forward_inputs,
         "default_dtype": _DTYPE_NAMES[torch.get_default_dtype()],
     }
+    if export_modules_as_functions:  # as torch.onnx.export's: True, or a set of module classes
+        signature["export_modules_as_functions"] = (
+            True if export_modules_as_functions is True else _module_type_names(export_modules_as_functions))
     extra[SIGNATURE_FILE] = json.dumps(signature)
     traced.save(path, _extra_files=extra)
