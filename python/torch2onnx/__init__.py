@@ -26,7 +26,7 @@ TorchScript extra file "torch2onnx_signature.json":
    "default_dtype": "float32",    torch.get_default_dtype() while tracing: what integer true division,
                                  Python floats and float factories give (export honours it, as
                                  --default-dtype does for other .pt files)
-   "export_modules_as_functions": true or ["torch.nn.modules.linear.Linear", ...]}  only when save()
+   "export_modules_as_functions": true or ["__torch__.torch.nn.modules.linear.Linear", ...]}  when save()
                                  is given it: each call of those module types (true: of every type)
                                  an ONNX local function, as --export-modules-as-functions does
 Default input names are forward()'s argument names, with ".i" per tuple/list element and ".key" per
@@ -190,12 +190,13 @@ def _eval_mode(model: torch.nn.Module):
 
 
 def _module_type_names(types: Collection[type]) -> List[str]:
-    """export_modules_as_functions's module classes as qualified names (torch.typename)."""
+    """export_modules_as_functions's module classes as TorchScript names them (__torch__.a.B: what the
+    saved classes are called, also for a class defined inside a function)."""
     names = []
     for t in types:
         if not (isinstance(t, type) and issubclass(t, torch.nn.Module)):
             raise TypeError(f"torch2onnx.save: export_modules_as_functions takes nn.Module classes, got {t!r}")
-        names.append(torch.typename(t))
+        names.append(torch._jit_internal._qualified_name(t))
     return sorted(names)
 
 

@@ -8,8 +8,9 @@ Models with repeated blocks, per case OUT_DIR/CASE/:
   size_0/      input_0.bin, PyTorch's expected_K.bin and meta.json as tests/ort/compare.js reads them,
                and input_0.pb (the same input as an ONNX TensorProto, for core's ort_runner.js)
   export.json  {"cli_args": [...]}
-Cases: blocks_trace / blocks_script (two calls of a custom Block: Linear, CELU with a different
-alpha per call, relu), transformer_trace (nn.TransformerEncoderLayer x2). All cases in one process,
+Cases: blocks_trace / blocks_script (two calls of a custom Block: Linear, LeakyReLU with a different
+slope per call, relu), variants_trace (Block with CELU(1.0) and CELU(2.0): two bodies), transformer_trace (nn.TransformerEncoderLayer x2), blocks_saved (the blocks
+saved by torch2onnx.save(..., export_modules_as_functions={Block}): export needs no option). All cases in one process,
 under a lock, only when this file changed. --list prints the case names.
 """
 import json
@@ -21,7 +22,9 @@ import zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixtures"))
 
-CASES = ["blocks_trace", "blocks_script", "transformer_trace"]
+CASES = ["blocks_trace", "blocks_script", "variants_trace", "transformer_trace", "blocks_saved"]
+SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(SOURCE_DIR, "python"))
 
 
 def models():
@@ -29,10 +32,10 @@ def models():
     import torch.nn as nn
 
     class Block(nn.Module):
-        def __init__(self, n, alpha):
+        def __init__(self, n, act):
             super().__init__()
             self.lin = nn.Linear(n, n)
-            self.act = nn.CELU(alpha)  # Celu's alpha attribute differs between the two calls
+            self.act = act
 
         def forward(self, x):
             return torch.relu(self.act(self.lin(x)))
@@ -40,8 +43,19 @@ def models():
     class Blocks(nn.Module):
         def __init__(self):
             super().__init__()
-            self.b0 = Block(4, 1.0)
-            self.b1 = Block(4, 2.0)
+            # LeakyRelu's alpha attribute differs between the two calls: a function attribute.
+            self.b0 = Block(4, nn.LeakyReLU(0.1))
+            self.b1 = Block(4, nn.LeakyReLU(0.2))
+
+        def forward(self, x):
+            return self.b1(self.b0(x)) + 1.0
+
+    class Variants(nn.Module):
+        def __init__(self):
+            super().__init__()
+            # CELU(1.0) converts to Elu alone, CELU(2.0) to Elu between two Muls: two bodies of Block.
+            self.b0 = Block(4, nn.CELU(1.0))
+            self.b1 = Block(4, nn.CELU(2.0))
 
         def forward(self, x):
             return self.b1(self.b0(x)) + 1.0
@@ -58,7 +72,7 @@ def models():
                 x = layer(x)
             return x
 
-    return {"blocks": (Blocks, (2, 4)), "transformer": (Encoder, (2, 5, 8))}
+    return {"blocks": (Blocks, (2, 4)), "variants": (Variants, (2, 4)), "transformer": (Encoder, (2, 5, 8))}
 
 
 def tensor_proto(t) -> bytes:
@@ -93,9 +107,14 @@ def write_case(out_dir, name, classes):
     tmp = target + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
-    ts = torch.jit.script(module) if method == "script" else torch.jit.trace(module, (x,), check_trace=False)
     pt = os.path.join(tmp, "model.pt")
-    ts.save(pt)
+    if method == "saved":
+        import torch2onnx
+        block = type(module.b0)
+        torch2onnx.save(module, (x,), pt, export_modules_as_functions={block})
+    else:
+        ts = torch.jit.script(module) if method == "script" else torch.jit.trace(module, (x,), check_trace=False)
+        ts.save(pt)
     d = os.path.join(tmp, "size_0")
     os.makedirs(d)
     with open(os.path.join(d, "meta.json"), "w") as f:
@@ -103,7 +122,7 @@ def write_case(out_dir, name, classes):
     with open(os.path.join(d, "input_0.pb"), "wb") as f:
         f.write(tensor_proto(x))
     with open(os.path.join(tmp, "export.json"), "w") as f:
-        json.dump({"cli_args": ["--input", mf.cli_spec(x)]}, f, indent=1)
+        json.dump({"cli_args": [] if method == "saved" else ["--input", mf.cli_spec(x)]}, f, indent=1)
     shutil.rmtree(target, ignore_errors=True)
     os.rename(tmp, target)
 
@@ -124,7 +143,8 @@ def main():
         for name in CASES:
             write_case(out_dir, name, classes)
 
-    mf.generate_once(out_dir, __file__, generate)
+    mf.generate_once(out_dir, __file__, generate,
+                     extra_sources=[os.path.join(SOURCE_DIR, "python", "torch2onnx", "__init__.py")])
 
 
 if __name__ == "__main__":

@@ -125,7 +125,7 @@ std::set<std::string> attributes(const onnx::FunctionProto& f) { return {f.attri
 class Functions : public ::testing::TestWithParam<std::string> {};
 
 // Every module type: the model itself (Blocks, as torch.onnx makes the root module a function too),
-// Block, Linear and CELU each one function; Blocks calls Block twice, Block's body calls the others.
+// Block, Linear and LeakyReLU each one function; Blocks calls Block twice, Block's body the others.
 TEST_P(Functions, EveryModuleTypeMatchesTheInlinedExport) {
   const Exported inlined = export_and_run(GetParam(), {}, "inlined");
   const Exported functions = export_and_run(GetParam(), {"--export-modules-as-functions"}, "functions");
@@ -138,25 +138,25 @@ TEST_P(Functions, EveryModuleTypeMatchesTheInlinedExport) {
   const auto* root = find_function(m, "__main__", "Blocks");
   const auto* block = find_function(m, "__main__", "Block");
   const auto* linear = find_function(m, "torch.nn.modules.linear", "Linear");
-  const auto* celu = find_function(m, "torch.nn.modules.activation", "CELU");
-  ASSERT_TRUE(root && block && linear && celu) << m.DebugString();
+  const auto* leaky = find_function(m, "torch.nn.modules.activation", "LeakyReLU");
+  ASSERT_TRUE(root && block && linear && leaky) << m.DebugString();
   for (const char* d : {"__main__", "torch.nn.modules.linear", "torch.nn.modules.activation"})
     EXPECT_TRUE(imports(m, d)) << d;
-  // The main graph is one call of Blocks; the Block calls are in its body, Linear's and CELU's in Block's.
+  // The main graph is one call of Blocks; the Block calls are in its body, Linear's and LeakyReLU's in Block's.
   ASSERT_EQ(m.graph().node_size(), 1) << m.graph().DebugString();
   EXPECT_EQ(main_graph_calls(m, "__main__", "Blocks"), 1);
   const auto n = calls(m);
   EXPECT_EQ(n.at("__main__::Blocks"), 1);
   EXPECT_EQ(n.at("__main__::Block"), 2);
   EXPECT_EQ(n.at("torch.nn.modules.linear::Linear"), 1);
-  EXPECT_EQ(n.at("torch.nn.modules.activation::CELU"), 1);
-  // CELU's alpha differs between the calls: a function attribute, referenced by Celu in the body,
-  // passed on by Block (its CELU call's attribute differs too).
-  EXPECT_EQ(attributes(*celu), std::set<std::string>{"inferred::Celu_alpha"});
-  ASSERT_EQ(celu->node_size(), 1);
-  ASSERT_EQ(celu->node(0).attribute_size(), 1);
-  EXPECT_EQ(celu->node(0).attribute(0).ref_attr_name(), "inferred::Celu_alpha");
-  EXPECT_EQ(attributes(*block), std::set<std::string>{"inferred::CELU_inferred::Celu_alpha"});
+  EXPECT_EQ(n.at("torch.nn.modules.activation::LeakyReLU"), 1);
+  // LeakyRelu's alpha differs between the calls: a function attribute, referenced in the body, passed
+  // on by Block (its LeakyReLU call's attribute differs too), named as torch.onnx names them.
+  EXPECT_EQ(attributes(*leaky), std::set<std::string>{"inferred::LeakyRelu_alpha"});
+  ASSERT_EQ(leaky->node_size(), 1);
+  ASSERT_EQ(leaky->node(0).attribute_size(), 1);
+  EXPECT_EQ(leaky->node(0).attribute(0).ref_attr_name(), "inferred::LeakyRelu_alpha");
+  EXPECT_EQ(attributes(*block), std::set<std::string>{"inferred::LeakyReLU_inferred::LeakyRelu_alpha"});
   EXPECT_TRUE(attributes(*linear).empty());
   // Linear's weight and bias are inputs (after the activation).
   EXPECT_EQ(linear->input_size(), 3);
@@ -164,10 +164,10 @@ TEST_P(Functions, EveryModuleTypeMatchesTheInlinedExport) {
   for (const auto& node : root->node())
     if (node.op_type() == "Block")
       for (const auto& a : node.attribute()) alphas.insert(a.f());
-  EXPECT_EQ(alphas, (std::set<float>{1.0f, 2.0f}));
+  EXPECT_EQ(alphas, (std::set<float>{0.1f, 0.2f}));
 }
 
-// Only the Block type: one function whose body holds Gemm/MatMul, Celu (alpha by reference), Relu.
+// Only the Block type: one function whose body holds Gemm, LeakyRelu (alpha by reference), Relu.
 TEST_P(Functions, OneTypeByQualifiedName) {
   const Exported inlined = export_and_run(GetParam(), {}, "inlined");
   const Exported functions = export_and_run(GetParam(), {"--export-modules-as-functions=__main__.Block"}, "block");
@@ -176,15 +176,38 @@ TEST_P(Functions, OneTypeByQualifiedName) {
   ASSERT_EQ(m.functions_size(), 1) << m.DebugString();
   EXPECT_EQ(m.functions(0).domain(), "__main__");
   EXPECT_EQ(m.functions(0).name(), "Block");
-  EXPECT_EQ(attributes(m.functions(0)), std::set<std::string>{"inferred::Celu_alpha"});
+  EXPECT_EQ(attributes(m.functions(0)), std::set<std::string>{"inferred::LeakyRelu_alpha"});
   EXPECT_EQ(main_graph_calls(m, "__main__", "Block"), 2);
   std::set<std::string> body;
   for (const auto& node : m.functions(0).node()) body.insert(node.op_type());
-  EXPECT_TRUE(body.count("Celu") && body.count("Relu")) << m.functions(0).DebugString();
+  EXPECT_TRUE(body.count("LeakyRelu") && body.count("Relu")) << m.functions(0).DebugString();
 }
 
 INSTANTIATE_TEST_SUITE_P(Blocks, Functions, ::testing::Values("blocks_trace", "blocks_script"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// torch2onnx.save(..., export_modules_as_functions={Block}) records the choice; export honours it.
+TEST(FunctionsSaved, SignatureChoosesTheTypes) {
+  const Exported functions = export_and_run("blocks_saved", {}, "saved");
+  const auto& m = functions.model;
+  ASSERT_EQ(m.functions_size(), 1) << m.DebugString();
+  EXPECT_EQ(m.functions(0).domain(), "__main__");
+  EXPECT_EQ(m.functions(0).name(), "Block");
+  EXPECT_EQ(main_graph_calls(m, "__main__", "Block"), 2);
+}
+
+// Calls of one type whose bodies differ (CELU(1.0) converts without the Muls of CELU(2.0)): one
+// function per body, Block and Block.1, as torch.onnx names them.
+TEST(FunctionsVariants, TwoBodiesTwoFunctions) {
+  const Exported inlined = export_and_run("variants_trace", {}, "inlined");
+  const Exported functions = export_and_run("variants_trace", {"--export-modules-as-functions=__main__.Block"}, "block");
+  EXPECT_EQ(functions.outputs, inlined.outputs);
+  const auto& m = functions.model;
+  ASSERT_EQ(m.functions_size(), 2) << m.DebugString();
+  EXPECT_TRUE(find_function(m, "__main__", "Block") && find_function(m, "__main__", "Block.1")) << m.DebugString();
+  EXPECT_EQ(main_graph_calls(m, "__main__", "Block"), 1);
+  EXPECT_EQ(main_graph_calls(m, "__main__", "Block.1"), 1);
+}
 
 TEST(FunctionsTransformer, EncoderLayersAsOneFunction) {
   const Exported inlined = export_and_run("transformer_trace", {}, "inlined");
@@ -243,7 +266,7 @@ TEST(FunctionsRefused, UnknownTypeListsTheModelsTypes) {
   const fs::path out = fresh_out_dir() / "m.onnx";
   expect_one_line_error(export_case("blocks_trace", out, {"--export-modules-as-functions=torch.nn.modules.conv.Conv2d"}),
                         {"no module of type 'torch.nn.modules.conv.Conv2d'", "__main__.Block", "__main__.Blocks",
-                         "torch.nn.modules.linear.Linear", "torch.nn.modules.activation.CELU"},
+                         "torch.nn.modules.linear.Linear", "torch.nn.modules.activation.LeakyReLU"},
                         out);
 }
 
