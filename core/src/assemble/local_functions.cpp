@@ -281,6 +281,10 @@ bool Extractor::describe(const Frame& frame, Instance& inst) const {
         for (size_t u : rd->second) outside |= !member_set.count(u);
       if (outside) inst.outputs.push_back(o);
     }
+  if (inst.outputs.empty()) {  // nothing of it is read: no call to make
+    inst.members.clear();
+    return false;
+  }
   // One call cannot hold nodes between which a value passes through a node outside: the call would
   // need its own result. Such a call stays inlined.
   std::vector<size_t> stack;
