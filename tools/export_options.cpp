@@ -89,6 +89,14 @@ bool parse_conversion_option(Args& args, ConversionArgs& conv) {
     options.export_params = false;
   } else if (args.flag("--keep-initializers-as-inputs")) {
     options.keep_initializers_as_inputs = true;
+  } else if (args.flag("--export-modules-as-functions")) {
+    options.modules_as_functions = true;
+  } else if (args.option("--export-modules-as-functions", value)) {
+    options.modules_as_functions = true;
+    options.function_module_types = split_commas(value);
+    if (options.function_module_types.empty())
+      throw UsageError("--export-modules-as-functions= expects module type names, e.g. "
+                       "torch.nn.modules.transformer.TransformerEncoderLayer");
   } else if (args.flag("--external-data")) {
     options.external_data = true;
   } else if (args.flag("--timings")) {

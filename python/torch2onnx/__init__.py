@@ -33,8 +33,11 @@ TorchScript extra file "torch2onnx_signature.json":
                                  --default-dtype does for other .pt files)
    "training": "train",          save(training=...), when given: "eval", "preserve" or "train";
                                  export honours it, as --training (which wins)
-   "do_constant_folding": false} save(do_constant_folding=...), when given; export honours it, as
+   "do_constant_folding": false, save(do_constant_folding=...), when given; export honours it, as
                                  --no-constant-folding / --constant-folding (which win)
+   "export_modules_as_functions": true or ["__torch__.torch.nn.modules.linear.Linear", ...]}  when save()
+                                 is given it: each call of those module types (true: of every type)
+                                 an ONNX local function, as --export-modules-as-functions does
 Default input names are forward()'s argument names, with ".i" per tuple/list element and ".key" per
 dict entry (hx.0, hx.1, x.a); outputs default to output_0, output_1, ...
 """
@@ -43,7 +46,7 @@ import inspect
 import json
 import struct
 import warnings
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple, Union
 
 import torch
 
@@ -229,9 +232,21 @@ def _trace_mode(model: torch.nn.Module, mode: Optional[str]):
                 b.copy_(saved)
 
 
+def _module_type_names(types: Collection[type]) -> List[str]:
+    """export_modules_as_functions's module classes as TorchScript names them (__torch__.a.B: what the
+    saved classes are called, also for a class defined inside a function)."""
+    names = []
+    for t in types:
+        if not (isinstance(t, type) and issubclass(t, torch.nn.Module)):
+            raise TypeError(f"torch2onnx.save: export_modules_as_functions takes nn.Module classes, got {t!r}")
+        names.append(torch._jit_internal._qualified_name(t))
+    return sorted(names)
+
+
 def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Sequence[str]] = None,
          output_names: Optional[Sequence[str]] = None, dynamic_axes: Optional[Dict[str, Any]] = None,
-         training: Any = None, do_constant_folding: Optional[bool] = None) -> None:
+         training: Any = None, do_constant_folding: Optional[bool] = None,
+         export_modules_as_functions: Union[bool, Collection[type]] = False) -> None:
     """Traces `model` on `args` as torch.onnx.export does and saves it to `path` as TorchScript,
     with the signature (specs, names, dynamic axes, example values) inside; see the module doc.
     training (torch.onnx.TrainingMode or "eval"/"preserve"/"train") is the mode the model is traced
@@ -292,5 +307,8 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
         signature["training"] = mode
     if do_constant_folding is not None:
         signature["do_constant_folding"] = do_constant_folding
+    if export_modules_as_functions:  # as torch.onnx.export's: True, or a set of module classes
+        signature["export_modules_as_functions"] = (
+            True if export_modules_as_functions is True else _module_type_names(export_modules_as_functions))
     extra[SIGNATURE_FILE] = json.dumps(signature)
     traced.save(path, _extra_files=extra)

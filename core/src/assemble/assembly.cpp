@@ -1,5 +1,7 @@
 #include "assemble/assembly.hpp"
 
+#include "assemble/local_functions.hpp"
+
 #include "torch2onnx/core/dtype_table.hpp"
 #include "torch2onnx/core/ir_version.hpp"
 #include "common/locations.hpp"
@@ -238,6 +240,8 @@ ConvertedModel assemble(Session& s) {
   out.stats.initializers = initializers.size() - weight_inputs;
   s.values.release();
   *model.mutable_graph() = std::move(graph);
+  if (s.options.modules_as_functions)
+    extract_local_functions(model, s.graph, s.options, s.model.module.type()->name()->qualifiedName());
   out.stats.torch_nodes = s.torch_nodes;
   out.stats.onnx_nodes = s.graph.onnx_nodes;
   out.stats.fallback_nodes = s.fallback_nodes;
@@ -260,6 +264,11 @@ void annotate_origins(ConvertedModel& conv) {
     }
   };
   apply(*conv.model.mutable_graph());
+  for (auto& f : *conv.model.mutable_functions())  // --export-modules-as-functions
+    for (auto& n : *f.mutable_node()) {
+      auto it = conv.provenance.find(n.name());
+      if (it != conv.provenance.end()) n.set_doc_string(it->second.describe());
+    }
 }
 
 std::vector<std::string> ConvertedModel::specialization_warnings() const {

@@ -349,6 +349,11 @@ std::optional<SavedSignature> read_saved_signature(const std::string& path) {
     if (j.contains("default_dtype")) saved.default_dtype = parse_default_dtype(j.at("default_dtype").get<std::string>());
     if (j.contains("training")) saved.training = parse_training_mode(j.at("training").get<std::string>());
     if (j.contains("do_constant_folding")) saved.do_constant_folding = j.at("do_constant_folding").get<bool>();
+    if (j.contains("export_modules_as_functions")) {  // true, or the qualified names of module types
+      const auto& f = j.at("export_modules_as_functions");
+      saved.modules_as_functions = f.is_boolean() ? f.get<bool>() : true;
+      if (!f.is_boolean()) saved.function_module_types = f.get<std::vector<std::string>>();
+    }
   } catch (const ExportError& e) {
     if (std::string(e.what()).rfind(path, 0) == 0) throw;
     throw bad(e.what());
@@ -363,6 +368,10 @@ ExportOptions with_saved_signature(const ExportOptions& options, const SavedSign
   if (out.default_dtype.empty()) out.default_dtype = saved.default_dtype;
   if (!out.training) out.training = saved.training;
   if (!out.constant_folding_given && saved.do_constant_folding) out.constant_folding = *saved.do_constant_folding;
+  if (!out.modules_as_functions && saved.modules_as_functions) {
+    out.modules_as_functions = true;
+    out.function_module_types = saved.function_module_types;
+  }
   // The saved names and axes belong to the saved specs: with other --input they are not used.
   if (!options.inputs.empty()) return out;
   out.inputs = saved.inputs;

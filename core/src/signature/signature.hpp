@@ -47,6 +47,9 @@ struct SavedSignature {
   std::string default_dtype;  // torch.get_default_dtype() when saved: "float32", "float64" ("" if not recorded)
   std::optional<TrainingMode> training;     // save(training=...), if recorded
   std::optional<bool> do_constant_folding;  // save(do_constant_folding=...), if recorded
+  // save(..., export_modules_as_functions=True or a set of module classes): as ExportOptions'.
+  bool modules_as_functions = false;
+  std::vector<std::string> function_module_types;
 };
 // The signature stored in the archive at `path`, if any. Throws ExportError for a malformed one.
 std::optional<SavedSignature> read_saved_signature(const std::string& path);

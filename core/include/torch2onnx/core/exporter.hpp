@@ -175,6 +175,12 @@ struct ExportOptions {
   // one torch2onnx.save recorded in the .pt's signature, else float32. The example runs, constant
   // folding and the packs (Ctx::default_dtype) all use it.
   std::string default_dtype;
+  // As torch.onnx's export_modules_as_functions (--export-modules-as-functions[=TYPES], opset 15 and
+  // later): each call of a module of these types (qualified names, torch.nn.modules.linear.Linear or
+  // __main__.Block) becomes a call of an ONNX local function, one FunctionProto per module type.
+  // On with an empty list: every module type of the model.
+  bool modules_as_functions = false;
+  std::vector<std::string> function_module_types;
 };
 // The training mode an export runs in: the given one, else eval.
 inline TrainingMode training_mode(const ExportOptions& o) { return o.training.value_or(TrainingMode::Eval); }

@@ -34,6 +34,14 @@ CheckableModel::CheckableModel(onnx::ModelProto& model) : model_(model), ir_vers
   strict_ = opset > 17;
   std::vector<onnx::NodeProto*> nodes;
   collect_nodes(model_.mutable_graph(), nodes);
+  for (auto& f : *model_.mutable_functions())  // local functions (--export-modules-as-functions)
+    for (auto& n : *f.mutable_node()) {
+      nodes.push_back(&n);
+      for (auto& attr : *n.mutable_attribute()) {
+        if (attr.has_g()) collect_nodes(attr.mutable_g(), nodes);
+        for (auto& sub : *attr.mutable_graphs()) collect_nodes(&sub, nodes);
+      }
+    }
   std::map<std::string, size_t> counts;
   for (auto* node : nodes) {
     if (!default_domain(node->domain())) continue;
@@ -47,6 +55,7 @@ CheckableModel::CheckableModel(onnx::ModelProto& model) : model_(model), ir_vers
   auto* imp = model_.add_opset_import();
   imp->set_domain(kUnverifiedDomain);
   imp->set_version(1);
+  for (auto& f : *model_.mutable_functions()) *f.add_opset_import() = *imp;
   for (const auto& [op, n] : counts)
     unverified_.push_back(op + " (" + std::to_string(n) + (n == 1 ? " node)" : " nodes)"));
 }
@@ -58,6 +67,11 @@ CheckableModel::~CheckableModel() {
     auto* imports = model_.mutable_opset_import();
     for (int i = imports->size() - 1; i >= 0; --i)
       if (imports->Get(i).domain() == kUnverifiedDomain) imports->DeleteSubrange(i, 1);
+    for (auto& f : *model_.mutable_functions()) {
+      auto* own = f.mutable_opset_import();
+      for (int i = own->size() - 1; i >= 0; --i)
+        if (own->Get(i).domain() == kUnverifiedDomain) own->DeleteSubrange(i, 1);
+    }
   }
 }
 
