@@ -15,8 +15,8 @@ namespace {
 
 // Element type and shape of one graph input or output; dynamic dims are named after the input dim
 // that varied the same way, or get a name of their own. An item of a returned list (scripted
-// torch.split(x, 2) returned whole) has no TorchScript value of its own: what the example run saw
-// of the list's elements (`list_value`) fills what its ONNX value lacks.
+// torch.split(x, 2) returned whole) has no TorchScript value of its own: its element type is the one
+// the example run saw of the list's elements (`list_value`); their recorded dims are not each item's.
 void fill_value_info(Session& s, onnx::ValueInfoProto* info, t2o_value v, const torch::jit::Value* torch_value,
                      const std::map<int64_t, std::string>& symbols, const torch::jit::Value* list_value = nullptr) {
   const ValueRec& r = s.values.rec(v);
@@ -25,13 +25,7 @@ void fill_value_info(Session& s, onnx::ValueInfoProto* info, t2o_value v, const 
   int32_t rank = r.rank;
   if (!torch_value && list_value) {
     const TensorInfo* t = s.types.find(list_value);
-    if (t && t->list_elements) {
-      if (!dtype) dtype = t->dtype;
-      if (rank < 0 && t->known_rank) {
-        dims = t->dims;
-        rank = (int32_t)dims.size();
-      }
-    }
+    if (t && t->list_elements && !dtype) dtype = t->dtype;
   }
   if (torch_value) {
     if (const TensorInfo* t = s.types.find(torch_value)) {
