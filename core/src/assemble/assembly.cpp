@@ -14,19 +14,13 @@ namespace t2o::core {
 namespace {
 
 // Element type and shape of one graph input or output; dynamic dims are named after the input dim
-// that varied the same way, or get a name of their own. An item of a returned list (scripted
-// torch.split(x, 2) returned whole) has no TorchScript value of its own: its element type is the one
-// the example run saw of the list's elements (`list_value`); their recorded dims are not each item's.
+// that varied the same way, or get a name of their own.
 void fill_value_info(Session& s, onnx::ValueInfoProto* info, t2o_value v, const torch::jit::Value* torch_value,
-                     const std::map<int64_t, std::string>& symbols, const torch::jit::Value* list_value = nullptr) {
+                     const std::map<int64_t, std::string>& symbols) {
   const ValueRec& r = s.values.rec(v);
   int32_t dtype = r.dtype;
   std::vector<int64_t> dims = r.dims, alt, first;
   int32_t rank = r.rank;
-  if (!torch_value && list_value) {
-    const TensorInfo* t = s.types.find(list_value);
-    if (t && t->list_elements && !dtype) dtype = t->dtype;
-  }
   if (torch_value) {
     if (const TensorInfo* t = s.types.find(torch_value)) {
       if (!dtype) dtype = t->dtype;
@@ -96,11 +90,9 @@ ConvertedModel assemble(Session& s) {
   struct Flat {
     t2o_value handle;
     const torch::jit::Value* torch_value;  // for the recorded type; null for list items
-    const torch::jit::Value* list_value;   // a list item: the list, whose elements' recorded type it has
   };
   std::vector<Flat> flat;
-  std::function<void(t2o_value, const torch::jit::Value*, const torch::jit::Value*)> flatten =
-      [&](t2o_value h, const torch::jit::Value* tv, const torch::jit::Value* list) {
+  std::function<void(t2o_value, const torch::jit::Value*)> flatten = [&](t2o_value h, const torch::jit::Value* tv) {
     const auto& r = s.values.rec(h);
     bool tensor_list = r.kind == T2O_KIND_LIST && !r.items.empty() &&
                        std::any_of(r.items.begin(), r.items.end(), [&](t2o_value i) {
@@ -108,13 +100,13 @@ ConvertedModel assemble(Session& s) {
                          return k == T2O_KIND_TENSOR || k == T2O_KIND_LIST || k == T2O_KIND_SEQUENCE;
                        });
     if (!tensor_list) {
-      flat.push_back({h, tv, list});
+      flat.push_back({h, tv});
       return;
     }
     const std::vector<t2o_value> items = r.items;
-    for (auto item : items) flatten(item, nullptr, tv ? tv : list);
+    for (auto item : items) flatten(item, nullptr);
   };
-  for (auto* o : outs) flatten(s.values.handle_of(o), o, nullptr);
+  for (auto* o : outs) flatten(s.values.handle_of(o), o);
 
   const auto& given = s.options.output_names;
   if (!given.empty() && given.size() != flat.size())
@@ -134,8 +126,8 @@ ConvertedModel assemble(Session& s) {
         kind != T2O_KIND_LIST && kind != T2O_KIND_SEQUENCE)
       throw ExportError("model output " + std::to_string(k) + " is not a tensor");
     int32_t output_dtype = s.values.rec(h).dtype;
-    if (const torch::jit::Value* tv = flat[k].torch_value ? flat[k].torch_value : flat[k].list_value)
-      if (const TensorInfo* t = s.types.find(tv)) output_dtype = t->dtype ? t->dtype : output_dtype;
+    if (flat[k].torch_value)
+      if (const TensorInfo* t = s.types.find(flat[k].torch_value)) output_dtype = t->dtype ? t->dtype : output_dtype;
     if (is_complex_dtype(output_dtype))
       throw ExportError("model output " + std::to_string(k) + " is a complex tensor: ONNX has no complex type; return "
                         "torch.view_as_real(z) (or z.real, z.imag, z.abs()) instead");
@@ -162,7 +154,7 @@ ConvertedModel assemble(Session& s) {
     info->set_name(name);
     static const std::map<int64_t, std::string> none;
     fill_value_info(s, info, t, flat[k].torch_value,
-                    k < s.plan.output_symbols.size() ? s.plan.output_symbols[k] : none, flat[k].list_value);
+                    k < s.plan.output_symbols.size() ? s.plan.output_symbols[k] : none);
   }
   if (!s.options.dynamic_axes.empty()) out.dynamic_values = collect_dynamic_values(s, rename);
   if (!rename.empty()) {
