@@ -4,8 +4,10 @@
 // (x[a:b] = v), and callable directly.
 // Unit steps -> Concat of the kept head, src and the kept tail (Slice); other steps on a static axis
 // -> Scatter (opsets 9-10) / ScatterElements (11+) with the written positions as indices.
-// Bounds must be constants; on a dynamic axis only bounds whose order is known without the axis
-// length (one end open, or both of the same sign) are accepted.
+// Constant bounds on a dynamic axis: only bounds whose order is known without the axis length (one
+// end open, or both of the same sign). Bounds computed at run time (x[i] = v, x[i:i+2] += v in a
+// loop): the written positions are computed at run time (Range for slices, from opset 11) and
+// scattered along dim, on any axis.
 #include <torch2onnx/plugin.hpp>
 
 #include "common/forms.hpp"
@@ -64,6 +66,30 @@ void scatter_into(Ctx& ctx, const Value& x, const Value& updates, int64_t axis, 
   ctx.set_output(0, ctx.op("Concat", parts, {Attr::i("axis", axis)}));
 }
 
+// A bound of a slice (or an index) computed at run time, as a 0-d int64: negative counts from the
+// end of the axis, then clamped into [0, D] as Python's slicing does (clamp=false: an index, left).
+Value runtime_bound(Ctx& ctx, const Value& v, const Value& x, int64_t axis, bool clamp) {
+  Value b = v.valid() && v.kind() != T2O_KIND_NONE ? as_i64(ctx, v) : ctx.scalar_i64(kInt64Max);
+  if (v.valid() && v.kind() == T2O_KIND_TENSOR) b = ctx.op("Reshape", {b, ctx.const_i64({})});
+  Value D = dim_scalar(ctx, x, axis), zero = ctx.scalar_i64(0);
+  // kInt64Max + D would overflow: only negative bounds get D added.
+  b = ctx.op("Where", {ctx.op("Less", {b, zero}), ctx.op("Add", {b, D}), b});
+  if (!clamp) return b;
+  b = ctx.op("Where", {ctx.op("Less", {b, zero}), zero, b});
+  return ctx.op("Where", {ctx.op("Greater", {b, D}), D, b});
+}
+
+// x with the positions `positions` (1-D int64, on `axis`) replaced by `updates` (rank of x).
+void scatter_positions(Ctx& ctx, const Value& x, const Value& updates, int64_t axis, const Value& positions) {
+  std::vector<int64_t> shape(x.rank(), 1);
+  shape[axis] = -1;
+  Value index = ctx.op("Reshape", {positions, ctx.const_i64(shape)});
+  index = ctx.op("Expand", {index, shape_of(ctx, updates)});
+  ctx.set_output(0, scatter_elements(ctx, x, index, updates, axis));
+}
+
+bool runtime(const Value& v) { return v.valid() && v.kind() != T2O_KIND_NONE && !v.is_const(); }
+
 }  // namespace
 
 T2O_SYMBOLIC("aten::slice_scatter", 9) {
@@ -73,6 +99,15 @@ T2O_SYMBOLIC("aten::slice_scatter", 9) {
   if (src.kind() != T2O_KIND_TENSOR || src.rank() != r) unsupported(ctx.kind() + ": src must be a tensor of self's rank");
   Value dim = opt_input(ctx, 2), start = opt_input(ctx, 3), end = opt_input(ctx, 4), step = opt_input(ctx, 5);
   int64_t axis = normalize_axis(ctx, dim.valid() ? const_int(ctx, dim, "dim") : 0, r);
+  if (runtime(start) || runtime(end)) {
+    int64_t st = step.valid() ? const_int(ctx, step, "step") : 1;
+    if (st <= 0) unsupported(ctx.kind() + ": step=" + std::to_string(st) + " must be positive");
+    require(ctx, feature::kRange, "bounds computed at run time");
+    Value s = start.valid() && start.kind() != T2O_KIND_NONE ? runtime_bound(ctx, start, x, axis, true) : ctx.scalar_i64(0);
+    Value e = runtime_bound(ctx, end, x, axis, true);
+    Value positions = ctx.op("Range", {s, e, ctx.scalar_i64(st)});
+    return scatter_positions(ctx, x, to_dtype(ctx, src, x.dtype()), axis, positions);
+  }
   scatter_into(ctx, x, to_dtype(ctx, src, x.dtype()), axis, start.valid() ? const_int(ctx, start, "start") : 0,
                end.valid() ? const_int(ctx, end, "end") : kInt64Max, step.valid() ? const_int(ctx, step, "step") : 1);
 }
@@ -83,6 +118,11 @@ T2O_SYMBOLIC("aten::select_scatter", 9) {
   if (r < 1) unsupported(ctx.kind() + ": input must have a known rank >= 1");
   if (src.kind() != T2O_KIND_TENSOR || src.rank() != r - 1) unsupported(ctx.kind() + ": src must be a tensor of rank " + std::to_string(r - 1));
   int64_t axis = normalize_axis(ctx, const_int(ctx, ctx.input(2), "dim"), r);
+  if (runtime(ctx.input(3))) {  // one position: Scatter at every opset
+    Value i = runtime_bound(ctx, ctx.input(3), x, axis, false);
+    return scatter_positions(ctx, x, unsqueeze(ctx, to_dtype(ctx, src, x.dtype()), {axis}), axis,
+                             unsqueeze(ctx, i, {0}));
+  }
   int64_t index = const_int(ctx, ctx.input(3), "index");
   int64_t D = x.dim((int32_t)axis);
   if (D >= 0 && (index < -D || index >= D))

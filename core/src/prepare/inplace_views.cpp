@@ -6,6 +6,7 @@
 // A write the pass cannot prove it rewrites exactly stays in the graph, and the converter refuses
 // it with a clear message (walk.cpp, refuse_lost_writes): never a silently lost write.
 #include "load/model_loader.hpp"
+#include "prepare/passes.hpp"
 #include "common/view_ops.hpp"
 
 #include <torch/csrc/jit/ir/ir.h>
@@ -103,6 +104,100 @@ bool may_alias_inputs(const Node* n) {
   return false;
 }
 
+Value* insert(Graph& graph, const char* op, std::vector<NamedValue> args) {
+  return graph.insert(c10::Symbol::fromQualString(op), args);
+}
+
+// A contiguous copy: what the model's later x.view() calls need. (A clone, not contiguous(),
+// whose schema says "may alias its input": a later write into it must still see its own storage.)
+Value* dense(Graph& graph, Value* v) {
+  return graph.insert(c10::aten::clone, {v}, {NamedValue("memory_format", c10::MemoryFormat::Contiguous)});
+}
+
+}  // namespace
+
+// The target's value after the write, computed without writing, at the graph's insertion point;
+// nullptr when the write has no exact functional form. May throw (no schema matches).
+Value* written_value(Node* write) {
+  Graph& graph = *write->owningGraph();
+  Value* target = write->input(0);
+  std::string name = kind_of(write);
+  Value* src = name == "aten::copy_" ? write->input(1) : nullptr;
+  auto is_number = [](const Value* v) { return v->type()->isSubtypeOf(*c10::NumberType::get()); };
+  if (src && is_number(src)) return insert(graph, "aten::fill", {target, src});  // copy_.int / copy_.float
+  // Scripted `x[a:b] = 2.0` copies aten::tensor(2.0, prim::dtype(x[a:b]), ...): a fill with the
+  // number (another dtype would round the number first: not a fill).
+  if (src && kind_of(src->node()) == "aten::tensor" && src->node()->inputs().size() > 1 &&
+      is_number(src->node()->input(0))) {
+    Node* dtype = src->node()->input(1)->node();
+    bool target_dtype = dtype->kind() == c10::prim::dtype && dtype->input(0) == target;
+    if (target_dtype || src->node()->input(1)->type()->kind() == c10::TypeKind::NoneType)
+      return insert(graph, "aten::fill", {target, src->node()->input(0)});
+  }
+  if (src)  // src broadcast to the target and cast to its dtype; dense, so later views of it work
+    return dense(graph,
+                 insert(graph, "aten::expand_as", {insert(graph, "aten::type_as", {write->input(1), target}), target}));
+  // The functional twin with the same inputs, bound by schema as mutation removal does (not by
+  // Python argument rules: add_(x, y, alpha) would bind alpha positionally to add.Scalar).
+  Node* twin = graph.create(c10::Symbol::fromQualString(name.substr(0, name.size() - 1)), write->inputs(), 1);
+  twin->output()->setType(write->output()->type());
+  auto schema = twin->maybeSchema();
+  if (!schema || schema->is_mutable() || may_alias_inputs(twin)) {
+    twin->destroy();
+    return nullptr;
+  }
+  graph.insertNode(twin);
+  if (name == "aten::fill_" || name == "aten::zero_") return twin->output();  // the target's dtype
+  // An in-place op keeps the target's dtype (x.eq_(y) stays float); its functional twin may not.
+  return insert(graph, "aten::type_as", {twin->output(), target});
+}
+
+// The viewed tensor's new value once the view holds `value`, at the graph's insertion point.
+Value* write_back_through(Node* view, Value* value) {
+  Graph& graph = *view->owningGraph();
+  std::string k = kind_of(view);
+  Value* base = view->input(0);
+  if (k == "aten::slice")
+    return insert(graph, "aten::slice_scatter",
+                  {base, value, view->input(1), view->input(2), view->input(3), view->input(4)});
+  if (k == "aten::select") return insert(graph, "aten::select_scatter", {base, value, view->input(1), view->input(2)});
+  if (k == "aten::narrow") {
+    int64_t start = torch::jit::toIValue(view->input(2))->toInt();
+    if (start >= 0) {
+      Value* end = insert(graph, "aten::add", {view->input(2), view->input(3)});
+      return insert(graph, "aten::slice_scatter", {base, value, view->input(1), view->input(2), end, int64_t(1)});
+    }
+    // A negative start counts from the end: start + length is an end only while it stays
+    // negative, and 0 means "to the end" (a slice ending at 0 would be empty).
+    auto length = torch::jit::toIValue(view->input(3));
+    if (!length || start + length->toInt() > 0) return nullptr;
+    int64_t end = start + length->toInt();
+    if (end == 0) end = std::numeric_limits<int64_t>::max();
+    return insert(graph, "aten::slice_scatter", {base, value, view->input(1), view->input(2), end, int64_t(1)});
+  }
+  // Write-backs through shape views and axis swaps end in a dense copy: the base's later views
+  // (x.view() fails on a transposed tensor) and later writes (into storage of its own) need it.
+  if (k == "aten::view" || k == "aten::unsqueeze" || k == "aten::squeeze")
+    return dense(graph, insert(graph, "aten::reshape", {value, insert(graph, "aten::size", {base})}));
+  if (k == "aten::transpose")
+    return dense(graph, insert(graph, "aten::transpose", {value, view->input(1), view->input(2)}));
+  if (k == "aten::t") return dense(graph, insert(graph, "aten::t", {value}));
+  if (k == "aten::permute") {
+    std::vector<int64_t> dims = torch::jit::toIValue(view->input(1))->toIntVector();
+    std::vector<int64_t> inverse(dims.size());
+    int64_t rank = (int64_t)dims.size();
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t d = dims[i] < 0 ? dims[i] + rank : dims[i];
+      if (d < 0 || d >= rank) return nullptr;
+      inverse[d] = i;
+    }
+    return dense(graph, insert(graph, "aten::permute", {value, inverse}));
+  }
+  return nullptr;
+}
+
+namespace {
+
 class WriteRewriter {
  public:
   WriteRewriter(Graph& graph, Node* write) : graph_(graph), write_(write) {}
@@ -132,12 +227,12 @@ class WriteRewriter {
     Node* before = write_->prev();
     torch::jit::WithInsertPoint guard(write_);
     try {
-      Value* value = new_target_value(target);
+      Value* value = written_value(write_);
       if (!value) return false;
       new_value_[target] = value;
       for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
         Node* view = *it;
-        Value* written = write_back(view, new_value_.at(view->output()));
+        Value* written = write_back_through(view, new_value_.at(view->output()));
         if (!written) return false;
         new_value_[view->input(0)] = written;
       }
@@ -200,91 +295,6 @@ class WriteRewriter {
       }
     }
     return true;
-  }
-
-  Value* insert(const char* op, std::vector<NamedValue> args) {
-    return graph_.insert(c10::Symbol::fromQualString(op), args);
-  }
-
-  // A contiguous copy: what the model's later x.view() calls need. (A clone, not contiguous(),
-  // whose schema says "may alias its input": a later write into it must still see its own storage.)
-  Value* dense(Value* v) {
-    return graph_.insert(c10::aten::clone, {v}, {NamedValue("memory_format", c10::MemoryFormat::Contiguous)});
-  }
-
-  // The target's value after the write, computed without writing.
-  Value* new_target_value(Value* target) {
-    std::string name = kind_of(write_);
-    Value* src = name == "aten::copy_" ? write_->input(1) : nullptr;
-    auto is_number = [](const Value* v) { return v->type()->isSubtypeOf(*c10::NumberType::get()); };
-    if (src && is_number(src)) return insert("aten::fill", {target, src});  // copy_.int / copy_.float
-    // Scripted `x[a:b] = 2.0` copies aten::tensor(2.0, prim::dtype(x[a:b]), ...): a fill with the
-    // number (another dtype would round the number first: not a fill).
-    if (src && kind_of(src->node()) == "aten::tensor" && src->node()->inputs().size() > 1 &&
-        is_number(src->node()->input(0))) {
-      Node* dtype = src->node()->input(1)->node();
-      bool target_dtype = dtype->kind() == c10::prim::dtype && dtype->input(0) == target;
-      if (target_dtype || src->node()->input(1)->type()->kind() == c10::TypeKind::NoneType)
-        return insert("aten::fill", {target, src->node()->input(0)});
-    }
-    if (src)  // src broadcast to the target and cast to its dtype; dense, so later views of it work
-      return dense(insert("aten::expand_as", {insert("aten::type_as", {write_->input(1), target}), target}));
-    // The functional twin with the same inputs, bound by schema as mutation removal does (not by
-    // Python argument rules: add_(x, y, alpha) would bind alpha positionally to add.Scalar).
-    Node* twin = graph_.create(c10::Symbol::fromQualString(name.substr(0, name.size() - 1)), write_->inputs(), 1);
-    twin->output()->setType(write_->output()->type());
-    auto schema = twin->maybeSchema();
-    if (!schema || schema->is_mutable() || may_alias_inputs(twin)) {
-      twin->destroy();
-      return nullptr;
-    }
-    graph_.insertNode(twin);
-    if (name == "aten::fill_" || name == "aten::zero_") return twin->output();  // the target's dtype
-    // An in-place op keeps the target's dtype (x.eq_(y) stays float); its functional twin may not.
-    return insert("aten::type_as", {twin->output(), target});
-  }
-
-  // The viewed tensor's new value once the view holds `value`.
-  Value* write_back(Node* view, Value* value) {
-    std::string k = kind_of(view);
-    Value* base = view->input(0);
-    if (k == "aten::slice")
-      return insert("aten::slice_scatter",
-                    {base, value, view->input(1), view->input(2), view->input(3), view->input(4)});
-    if (k == "aten::select") return insert("aten::select_scatter", {base, value, view->input(1), view->input(2)});
-    if (k == "aten::narrow") {
-      int64_t start = torch::jit::toIValue(view->input(2))->toInt();
-      if (start >= 0) {
-        Value* end = insert("aten::add", {view->input(2), view->input(3)});
-        return insert("aten::slice_scatter", {base, value, view->input(1), view->input(2), end, int64_t(1)});
-      }
-      // A negative start counts from the end: start + length is an end only while it stays
-      // negative, and 0 means "to the end" (a slice ending at 0 would be empty).
-      auto length = torch::jit::toIValue(view->input(3));
-      if (!length || start + length->toInt() > 0) return nullptr;
-      int64_t end = start + length->toInt();
-      if (end == 0) end = std::numeric_limits<int64_t>::max();
-      return insert("aten::slice_scatter", {base, value, view->input(1), view->input(2), end, int64_t(1)});
-    }
-    // Write-backs through shape views and axis swaps end in a dense copy: the base's later views
-    // (x.view() fails on a transposed tensor) and later writes (into storage of its own) need it.
-    if (k == "aten::view" || k == "aten::unsqueeze" || k == "aten::squeeze")
-      return dense(insert("aten::reshape", {value, insert("aten::size", {base})}));
-    if (k == "aten::transpose")
-      return dense(insert("aten::transpose", {value, view->input(1), view->input(2)}));
-    if (k == "aten::t") return dense(insert("aten::t", {value}));
-    if (k == "aten::permute") {
-      std::vector<int64_t> dims = torch::jit::toIValue(view->input(1))->toIntVector();
-      std::vector<int64_t> inverse(dims.size());
-      int64_t rank = (int64_t)dims.size();
-      for (int64_t i = 0; i < rank; ++i) {
-        int64_t d = dims[i] < 0 ? dims[i] + rank : dims[i];
-        if (d < 0 || d >= rank) return nullptr;
-        inverse[d] = i;
-      }
-      return dense(insert("aten::permute", {value, inverse}));
-    }
-    return nullptr;
   }
 
   // A view taken before the write, taken again from its base's new value.

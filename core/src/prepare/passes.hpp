@@ -82,9 +82,17 @@ void drop_raising_branches(const std::shared_ptr<torch::jit::Graph>& graph,
 // Pass 7 (also run after the fold, which may unroll loops).
 void thread_list_mutation(const std::shared_ptr<torch::jit::Graph>& graph);
 
-// Part of pass 3: in-place writes (aten::*_) inside if/loop blocks into a tensor made outside them, with no
-// views of it, become their functional ops, the newest value threaded through the blocks.
+// Part of pass 3: in-place writes (aten::*_) inside if/loop blocks into a tensor made outside them (or
+// into a loop body's carried input), directly or through exact views of it (x[i] = v, x[a:b] += v),
+// become functional ops, the newest value threaded through the blocks (thread_tensor_mutation.cpp).
 void thread_tensor_mutation(const std::shared_ptr<torch::jit::Graph>& graph);
+
+// Shared by the two in-place passes (inplace_views.cpp), inserting at the graph's insertion point:
+// the value in-place write `write` leaves in its target (input 0), computed without writing (nullptr:
+// no exact functional form; may throw when no schema matches), and the value of the tensor exact view
+// `view` views once the view holds `value` (slice_scatter, select_scatter, ...; nullptr: unknown).
+torch::jit::Value* written_value(torch::jit::Node* write);
+torch::jit::Value* write_back_through(torch::jit::Node* view, torch::jit::Value* value);
 
 void remove_assertions(const std::shared_ptr<torch::jit::Graph>& graph);  // static_shapes.cpp
 
