@@ -162,6 +162,7 @@ class _Flat(torch.nn.Module):
         self.model = model
         self._args = args
         self._kwargs = kwargs
+        self.eager_dtypes: List[Optional[torch.dtype]] = []  # each flattened output's, from an eager call
 
     def forward(self, *tensors):
         pos = [0]
@@ -169,6 +170,11 @@ class _Flat(torch.nn.Module):
         kwargs = _rebuild(self._kwargs, tensors, pos)
         outputs: List[torch.Tensor] = []
         _flatten_outputs(self.model(*args, **kwargs), outputs)
+        # Under the tracer a size is a 0-d tensor, so a number computed from sizes (x.shape[0] * 0.5)
+        # arrives here as a tensor of the trace's dtype (float32) where the eager call returned a
+        # Python float (float64 above): cast to the eager run's dtypes, which torch.onnx gives.
+        outputs = [o.to(d) if d is not None and o.dtype != d else o
+                   for o, d in zip(outputs, self.eager_dtypes + [None] * len(outputs))]
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
@@ -270,6 +276,7 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
     with _trace_mode(model, mode):
         outputs: List[torch.Tensor] = []
         _flatten_outputs(model(*args, **kwargs), outputs)
+        wrapper.eager_dtypes = [o.dtype for o in outputs]
         traced = torch.jit.trace(wrapper, tuple(flat.tensors), check_trace=False, strict=False)
     # As torch.onnx: names for the first inputs (outputs) only; the rest keep their default names.
     given_in = list(input_names or [])

@@ -157,9 +157,9 @@ def models():
             return torch.relu(self.bn(self.conv(x)))
 
     class ReturnsNumbers(nn.Module):  # Python numbers among the outputs, as torch.onnx turns them into tensors
-        # (A float, saved as a float64 0-d constant, is left out: the export gives it float32 today.)
+        # A float from sizes is a float32 tensor under the tracer: save() casts it to float64 as torch.onnx.
         def forward(self, x):
-            return x * 2.0, x.shape[0], x.shape[0] > 1
+            return x * 2.0, x.shape[0], x.shape[0] > 1, x.shape[0] * 0.5, 1.5
 
     class TwoInputs(nn.Module):
         def forward(self, first, second):
