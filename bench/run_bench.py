@@ -488,15 +488,9 @@ def bench_model(name, a, log):
         for i in range(a.repeat):
             fresh_dir(td)
             out = os.path.join(td, "model.onnx")
-            cmd = [PY, os.path.abspath(__file__), "--_theirs", pt, out, str(a.opset), json.dumps(specs)]
-            rc, wall, rss, so, se, _ = run_measured(cmd, os.path.join(logs, name + ".theirs"), a.timeout)
-            rep = None
-            for l in reversed(so.splitlines()):
-                if l.startswith("{"):
-                    rep = json.loads(l)
-                    break
-            if rc != 0 or rep is None or not os.path.exists(out):
-                th["error"] = one_line(rc, so, se)
+            err, wall, rep, rss = theirs_run(a, pt, out, specs, os.path.join(logs, name + ".theirs"))
+            if err is not None:
+                th["error"] = err
                 log("[%s] theirs FAILED: %s" % (name, th["error"]))
                 break
             th["times"].append(wall)
@@ -523,7 +517,8 @@ def bench_model(name, a, log):
 
 
 def theirs_run(a, pt, out, specs, log_prefix):
-    """One torch.onnx.export child: (error or None, process wall s, export call s, peak RSS KiB)."""
+    """One torch.onnx.export child: (error or None, process wall s, its report (export_s, load_s),
+    peak RSS KiB)."""
     cmd = [PY, os.path.abspath(__file__), "--_theirs", pt, out, str(a.opset), json.dumps(specs)]
     rc, wall, rss, so, se, _ = run_measured(cmd, log_prefix, a.timeout)
     rep = None
@@ -533,7 +528,7 @@ def theirs_run(a, pt, out, specs, log_prefix):
             break
     if rc != 0 or rep is None or not os.path.exists(out):
         return one_line(rc, so, se), wall, None, rss
-    return None, wall, rep["export_s"], rss
+    return None, wall, rep, rss
 
 
 def bench_batch(a, log):
@@ -617,11 +612,12 @@ def bench_batch(a, log):
         for name in BATCH_MODELS:
             out = os.path.join(th_dir, name + ".onnx")
             for i in range(a.repeat):
-                err, wall, export_s, _ = theirs_run(a, pts[name], out, MODELS[name][0],
-                                                    os.path.join(logs, "batch.theirs"))
+                err, wall, rep, _ = theirs_run(a, pts[name], out, MODELS[name][0],
+                                               os.path.join(logs, "batch.theirs"))
                 if err:
                     th["error"] = name + ": " + err
                     break
+                export_s = rep["export_s"]
                 th["best_s"][name] = min(wall, th["best_s"].get(name, wall))
                 th["best_export_s"][name] = min(export_s, th["best_export_s"].get(name, export_s))
             if "error" in th:
