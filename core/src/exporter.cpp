@@ -164,10 +164,12 @@ ExportStats export_module(const torch::jit::Module& module, const std::string& o
   DefaultDtypeScope default_dtype(options.default_dtype);
   start_export(out_path, options, registry);
   if (options.progress) options.progress("load", 0, 0);
-  // prepare() sets the training mode and rewrites method graphs: work on a deep copy, never the caller's module.
+  // prepare() sets the training mode and rewrites method graphs: work on a copy, never the caller's
+  // module. The copy shares the weights (a deep copy cost a quarter of resnet50's export): nothing of
+  // an export writes a tensor it did not make, and the example runs copy any weight a model writes.
   torch::jit::Module copy;
   try {
-    copy = module.clone();
+    copy = module.clone(/*inplace=*/true);
   } catch (const std::exception& e) {
     throw ExportError("the module cannot be copied for export: " + error_reason(e.what()), e.what());
   }

@@ -81,6 +81,39 @@ TEST(Library, ExportsAModuleInMemoryWithoutChangingIt) {
   EXPECT_EQ(y.sizes(), (std::vector<int64_t>{2, 4}));
 }
 
+// export_module shares the module's weights instead of copying them: a model whose example run writes
+// (BatchNorm's running statistics in training mode; the branch on a value sends the run to the CPU,
+// where those writes happen) leaves the caller's buffers as they were, in both training modes.
+TEST(Library, ExportWritesNoneOfTheModulesWeights) {
+  torch::jit::Module m("__torch__.Norm");
+  m.register_attribute("training", c10::BoolType::get(), true);
+  m.register_parameter("w", torch::ones({3}), false);
+  m.register_parameter("b", torch::zeros({3}), false);
+  m.register_buffer("rm", torch::zeros({3}));
+  m.register_buffer("rv", torch::ones({3}));
+  m.define(R"(
+def forward(self, x):
+    y = torch.batch_norm(x, self.w, self.b, self.rm, self.rv, self.training, 0.5, 1e-5, False)
+    if bool(y.sum() > 1000.0):
+        y = y * 2.0
+    return y
+)");
+  m.train(true);
+  const at::Tensor rm = m.attr("rm").toTensor(), rv = m.attr("rv").toTensor();
+  const void* rm_data = rm.data_ptr();
+  for (auto mode : {t2o::core::TrainingMode::Train, t2o::core::TrainingMode::Preserve}) {
+    auto options = options_for("float32[4,3]");
+    options.training = mode;
+    t2o::export_module(m, (work_dir() / "norm.onnx").string(), options, packs());
+    EXPECT_TRUE(torch::equal(rm, torch::zeros({3}))) << rm;
+    EXPECT_TRUE(torch::equal(rv, torch::ones({3}))) << rv;
+  }
+  EXPECT_EQ(m.attr("rm").toTensor().data_ptr(), rm_data);
+  // The module still updates its own statistics when it runs (the test above would pass on a copy).
+  m.forward({torch::randn({4, 3}) + 3});
+  EXPECT_FALSE(torch::equal(rm, torch::zeros({3})));
+}
+
 TEST(Library, ErrorsAreExceptionsWithOneLineAndTheWholeMessage) {
   auto module = tiny_module();
   const fs::path out = work_dir() / "bad.onnx";

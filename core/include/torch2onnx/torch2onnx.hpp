@@ -20,8 +20,9 @@
 //   }
 //
 // What you get:
-//  - export_module(module, out, options, packs): a module in memory. It is not modified (a deep copy is
-//    frozen and converted), so export it while the program keeps using it.
+//  - export_module(module, out, options, packs): a module in memory. It is not modified (a copy that
+//    shares its weights, which nothing writes, is frozen and converted), so export it while the program
+//    keeps using it.
 //  - export_model(path, out, options, packs): a TorchScript file, as `torch2onnx export` does.
 //  - check_model(path, options, packs): `torch2onnx check`: every op that cannot be converted, at once.
 //  - ExportOptions (core/exporter.hpp): every `torch2onnx export` option (opset, inputs, names, dynamic axes,

@@ -3,6 +3,7 @@
 #include "prepare/passes.hpp"
 #include "torch2onnx/core/dtype_table.hpp"
 
+#include <torch/csrc/jit/ir/alias_analysis.h>
 #include <torch/csrc/jit/runtime/custom_operator.h>
 #include <torch/csrc/jit/runtime/interpreter.h>
 
@@ -157,6 +158,76 @@ void instrument(torch::jit::Block* orig, torch::jit::Block* copy) {
 
 }  // namespace
 
+namespace {
+
+// Normalization ops that update their running statistics (inputs 3 and 4) in training mode although
+// their schemas do not mark those inputs as written.
+bool updates_running_stats(const torch::jit::Node* n) {
+  static const std::unordered_set<c10::Symbol> kinds = {
+      c10::aten::batch_norm, c10::aten::instance_norm, c10::Symbol::fromQualString("aten::native_batch_norm"),
+      c10::Symbol::fromQualString("aten::_batch_norm_impl_index")};
+  return kinds.count(n->kind()) && n->inputs().size() > 5;
+}
+
+bool writes_an_input(const torch::jit::Node* n) {
+  if (updates_running_stats(n)) return true;
+  const c10::FunctionSchema* schema = n->maybeSchema();
+  if (!schema) return false;
+  for (const auto& arg : schema->arguments())
+    if (arg.alias_info() && arg.alias_info()->isWrite()) return true;
+  return false;
+}
+
+bool any_write(const torch::jit::Block* block) {
+  for (const auto* n : block->nodes()) {
+    if (writes_an_input(n)) return true;
+    for (const auto* b : n->blocks())
+      if (any_write(b)) return true;
+  }
+  return false;
+}
+
+void collect_constants(torch::jit::Block* block, std::vector<torch::jit::Node*>& out,
+                       std::unordered_set<const torch::jit::Value*>& stats) {
+  for (auto* n : block->nodes()) {
+    for (auto* b : n->blocks()) collect_constants(b, out, stats);
+    if (n->kind() == c10::prim::Constant) out.push_back(n);
+    if (updates_running_stats(n)) {
+      stats.insert(n->input(3));
+      stats.insert(n->input(4));
+    }
+  }
+}
+
+// An example run never writes into the model's weights: export_module shares them with the caller's
+// module, and a run's writes (a buffer updated in place, BatchNorm's running statistics in training
+// mode) must reach neither the caller nor the exported initializers. Constants some node may write
+// (directly or through a view) are copied in the run's own graph. Most prepared graphs hold no
+// writing node at all, and then no alias analysis is needed.
+void copy_written_constants(const std::shared_ptr<torch::jit::Graph>& g) {
+  if (!any_write(g->block())) return;
+  std::vector<torch::jit::Node*> constants;
+  std::unordered_set<const torch::jit::Value*> stats;
+  collect_constants(g->block(), constants, stats);
+  torch::jit::AliasDb db(g, /*isFrozen=*/true);
+  for (auto* c : constants) {
+    auto* v = c->output();
+    if (!stats.count(v) && !db.hasWriters(v)) continue;
+    if (c->kindOf(c10::attr::value) == torch::jit::AttributeKind::t) {
+      c->t_(c10::attr::value, c->t(c10::attr::value).clone());
+    } else if (c->kindOf(c10::attr::value) == torch::jit::AttributeKind::ival) {
+      const c10::IValue& iv = c->ival(c10::attr::value);
+      if (iv.isTensorList()) {
+        c10::List<at::Tensor> copies;
+        for (const at::Tensor& t : iv.toTensorVector()) copies.push_back(t.clone());
+        c->ival_(c10::attr::value, c10::IValue(copies));
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void link_meta_kernels();  // meta_kernels.cpp
 at::Tensor quantized_example(at::IntArrayRef shape, at::ScalarType type);  // quantized_params.cpp
 
@@ -212,6 +283,7 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
   }
   auto g = model_.graph->copy();
   if (meta) constants_to_meta(g->block());
+  copy_written_constants(g);  // after the meta copies: 0-d constants stay on the CPU
   instrument(model_.graph->block(), g->block());
   TypeTable types;
   observed = &types;
@@ -571,9 +643,12 @@ std::optional<c10::IValue> value_of(const torch::jit::Value* v, const TypeTable&
 void run_alone(torch::jit::Node* node, TypeTable& types, Fakes& fakes, bool meta = true) {
   torch::jit::Stack stack;
   bool dynamic = false;
+  const bool writes = writes_an_input(node);
   for (auto* in : node->inputs()) {
     auto iv = value_of(in, types, fakes, dynamic, meta);
     if (!iv) return;
+    // The model's own tensors (constants) are never written, here as in the runs above.
+    if (writes && iv->isTensor() && in->node()->kind() == c10::prim::Constant) iv = c10::IValue(iv->toTensor().clone());
     // A fake made on the meta device cannot feed a CPU run.
     if (!meta && iv->isTensor() && iv->toTensor().is_meta()) return;
     stack.push_back(std::move(*iv));

@@ -262,7 +262,8 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
                          const t2o::registry::Registry& registry);
 
 // Converts a module already in memory (e.g. torch::jit::load'ed by the caller, or scripted in-process) to
-// out_path. The module itself is not changed: a deep copy (module.clone()) is frozen and converted.
+// out_path. The module itself is not changed: a copy sharing its weights (module.clone(true)) is frozen and
+// converted, and no step of an export writes those weights (an example run copies any it would write).
 ExportStats export_module(const torch::jit::Module& module, const std::string& out_path, const ExportOptions& options,
                           const t2o::registry::Registry& registry);
 
