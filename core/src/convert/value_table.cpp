@@ -243,6 +243,24 @@ void ValueTable::bind_output(const torch::jit::Node* node, size_t index, t2o_val
   const auto* tv = node->outputs()[index];
   bound_[tv] = v;
   auto& r = rec(v);
+  if (r.kind == T2O_KIND_LIST) {
+    // A list of tensors a symbolic built (split's parts): what the example run saw of each item types
+    // the items the symbolic left untyped, so the list can be returned or used whole.
+    const TensorInfo* info = types_.find(tv);
+    if (info && info->list_elements && info->item_dims.size() == r.items.size()) {
+      const std::vector<t2o_value> items = r.items;
+      for (size_t k = 0; k < items.size(); ++k) {
+        auto& item = rec(items[k]);
+        if (item.kind != T2O_KIND_TENSOR) continue;
+        if (item.dtype == 0) item.dtype = info->item_dtypes[k];
+        if (item.rank < 0) {
+          item.rank = (int32_t)info->item_dims[k].size();
+          item.dims = info->item_dims[k];
+        }
+      }
+    }
+    return;
+  }
   if ((r.kind == T2O_KIND_TENSOR || r.kind == T2O_KIND_SEQUENCE) && (r.dtype == 0 || r.rank < 0)) {
     if (const TensorInfo* info = types_.find(tv)) {
       if (r.dtype == 0) r.dtype = info->dtype;
