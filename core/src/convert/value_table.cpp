@@ -281,6 +281,13 @@ t2o_value ValueTable::placeholder(const torch::jit::Value* tv, const std::string
     r.dtype = r.kind == T2O_KIND_INT ? T2O_DTYPE_INT64 : r.kind == T2O_KIND_BOOL ? T2O_DTYPE_BOOL : T2O_DTYPE_FLOAT;
   } else if (r.kind == T2O_KIND_LIST) {
     r.kind = T2O_KIND_SEQUENCE;
+    // A list of ints or bools (a list comprehension of sizes) holds 0-d int64 / bool tensors; the
+    // example run records element types of tensor lists only.
+    if (auto list = tv->type()->cast<c10::ListType>()) {
+      auto elem = list->getElementType()->kind();
+      if (elem == c10::TypeKind::IntType) r.dtype = T2O_DTYPE_INT64;
+      if (elem == c10::TypeKind::BoolType) r.dtype = T2O_DTYPE_BOOL;
+    }
   }
   if (const TensorInfo* info = types_.find(tv)) {
     if (r.kind == T2O_KIND_TENSOR || r.kind == T2O_KIND_SEQUENCE) {
