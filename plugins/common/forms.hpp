@@ -31,6 +31,7 @@ constexpr OnnxFeature kSliceSteps{10, "Slice with steps"};
 constexpr OnnxFeature kPoolDilations{10, "pooling dilations"};
 constexpr OnnxFeature kPoolCeilMode{10, "pooling ceil_mode"};
 constexpr OnnxFeature kRange{11, "Range"};
+constexpr OnnxFeature kSequences{11, "sequences: SequenceConstruct, SequenceAt"};
 constexpr OnnxFeature kClipInputs{11, "Clip with min/max inputs, min > max allowed"};
 constexpr OnnxFeature kRound{11, "Round"};
 constexpr OnnxFeature kGatherElements{11, "GatherElements"};

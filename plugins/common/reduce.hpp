@@ -72,8 +72,45 @@ inline Value reduced_count(Ctx& ctx, const Value& x, const std::vector<int64_t>&
 //   op(self, dim, keepdim, [dtype])        -- dim: int, int[] (empty = every axis) or None
 // The input is first cast to the output's dtype (the `dtype` argument, or PyTorch's promotion of
 // integer sums/products to int64).
+// Python's sum over a list of numbers in scripted code (aten::sum.int(int[] self) -> int, sum.float):
+// the items added, a constant when every item is; a list built at run time (an ONNX sequence: a list
+// comprehension) -> ConcatFromSequence + ReduceSum, a 0 put in first so that an empty list sums to 0.
+inline void sum_of_list(Ctx& ctx, const Value& list) {
+  if (list.is_sequence()) {
+    t2o_dtype d = list.dtype();
+    bool floats = is_float_dtype(d);
+    Value zero = floats ? ctx.scalar(d, 0.0) : ctx.scalar_i64(0);
+    Value seq = ctx.op("SequenceInsert", {list, zero});
+    Value all = ctx.op("ConcatFromSequence", {seq}, {Attr::i("axis", 0), Attr::i("new_axis", 1)});
+    Value total = typed(ctx, reduce(ctx, "ReduceSum", all, {0}, false), floats ? d : T2O_DTYPE_INT64, 0);
+    return ctx.set_output(0, ctx.make_dynamic_scalar(total, floats ? T2O_KIND_FLOAT : T2O_KIND_INT));
+  }
+  std::vector<Value> items = list.items();
+  bool floats = false, constant = true;
+  for (const Value& v : items) {
+    if (v.kind() != T2O_KIND_INT && v.kind() != T2O_KIND_FLOAT && v.kind() != T2O_KIND_BOOL)
+      unsupported(ctx.kind() + ": a list of other values than numbers");
+    floats |= v.kind() == T2O_KIND_FLOAT;
+    constant &= v.is_const();
+  }
+  if (constant) {
+    double f = 0;
+    int64_t i = 0;
+    for (const Value& v : items) floats ? (void)(f += v.to_float()) : (void)(i += v.to_int());
+    return ctx.set_output(0, floats ? ctx.make_float(f) : ctx.make_int(i));
+  }
+  t2o_dtype d = floats ? T2O_DTYPE_FLOAT : T2O_DTYPE_INT64;
+  Value total;
+  for (const Value& v : items) {
+    Value t = to_dtype(ctx, v, d);
+    total = total.valid() ? ctx.op("Add", {total, t}) : t;
+  }
+  ctx.set_output(0, ctx.make_dynamic_scalar(typed(ctx, total, d, 0), floats ? T2O_KIND_FLOAT : T2O_KIND_INT));
+}
+
 inline void reduce_symbolic(Ctx& ctx, const std::string& op_type) {
   Value x = ctx.input(0);
+  if (op_type == "ReduceSum" && (x.kind() == T2O_KIND_LIST || x.is_sequence())) return sum_of_list(ctx, x);
   int64_t r = known_rank(ctx, x);
   std::vector<int64_t> axes;
   bool keepdim = false;

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "common/control_flow.hpp"
+#include "common/forms.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -37,6 +38,18 @@ void refuse_nested(Ctx& ctx, const Value& el) {
   if (el.is_list() || el.is_sequence())
     unsupported(ctx.kind() + ": a list put into a list built at run time (a nested list, List[List[...]]): "
                 "ONNX Runtime's sequences hold tensors only");
+}
+
+// seq[index] = el on a sequence: erase, then insert at the same position (a negative one counts from
+// the shorter end: adjust).
+void set_in_sequence(Ctx& ctx, const Value& seq, const Value& index, const Value& el) {
+  Value n = ctx.op("SequenceLength", {seq});
+  Value pos = to_dtype(ctx, index, T2O_DTYPE_INT64);
+  Value zero = ctx.scalar_i64(0);
+  pos = ctx.op("Where", {ctx.op("Less", {pos, zero}), ctx.op("Add", {pos, n}), pos});
+  Value erased = ctx.op("SequenceErase", {seq, pos});
+  ctx.set_output(0, typed(ctx, ctx.make_dynamic_scalar(ctx.op("SequenceInsert", {erased, el, pos}), T2O_KIND_SEQUENCE),
+                          seq.dtype(), -1));
 }
 
 }  // namespace
@@ -87,16 +100,18 @@ T2O_SYMBOLIC("t2o::list_pop", 9) {
 
 T2O_SYMBOLIC("t2o::list_set", 9) {
   Value list = ctx.input(0), index = ctx.input(1), el = ctx.input(2);
-  if (list.is_sequence()) {
-    // Erase, then insert at the same position (a negative one counts from the shorter end: adjust).
-    Value n = ctx.op("SequenceLength", {list});
-    Value pos = to_dtype(ctx, index, T2O_DTYPE_INT64);
-    Value zero = ctx.scalar_i64(0);
-    pos = ctx.op("Where", {ctx.op("Less", {pos, zero}), ctx.op("Add", {pos, n}), pos});
-    Value erased = ctx.op("SequenceErase", {list, pos});
-    return ctx.set_output(0, as_sequence(ctx, ctx.op("SequenceInsert", {erased, el, pos})));
-  }
+  if (list.is_sequence()) return set_in_sequence(ctx, list, index, el);
   if (!list.is_list()) unsupported("t2o::list_set: not a list");
+  if (!index.is_const()) {
+    // A position known only at run time: the list becomes a sequence (as torch.onnx's _set_item at 11).
+    require(ctx, feature::kSequences, "a list set at a position computed at run time");
+    t2o_dtype d = el.dtype();
+    for (const Value& v : list.items())
+      if (v.kind() != T2O_KIND_TENSOR || v.dtype() != d || d == T2O_DTYPE_UNDEFINED)
+        unsupported("t2o::list_set: a list set at a position computed at run time must hold tensors of one element "
+                    "type (it becomes an ONNX sequence)");
+    return set_in_sequence(ctx, list_as_sequence(ctx, list, d, "a list set at a run-time position", 11), index, el);
+  }
   auto items = list.items();
   items[(size_t)position(ctx, index, (int64_t)items.size(), false)] = el;
   ctx.set_output(0, ctx.make_list(items));

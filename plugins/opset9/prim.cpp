@@ -7,7 +7,12 @@
 // static shape facts become constants, dynamic ones Shape + Gather run-time scalars.
 #include <torch2onnx/plugin.hpp>
 
+#include "common/control_flow.hpp"
+#include "common/forms.hpp"
+#include "common/shape_ops.hpp"
 #include "common/values.hpp"
+
+#include <algorithm>
 
 using namespace t2o;
 using namespace t2o::pack;
@@ -42,6 +47,34 @@ void dict_construct(Ctx& ctx) {
   ctx.set_output(0, ctx.make_list(values));
 }
 
+// list[index] of a list the exporter built, at a position known only at run time (a loop's counter, an
+// int read from a tensor): as torch.onnx does, SequenceAt of the list made a sequence (opset 11). Its
+// items must share one element type (an ONNX sequence's); ints are gathered from one int64 tensor.
+Value item_at(Ctx& ctx, const Value& list, const Value& index) {
+  require(ctx, feature::kSequences, "a list indexed at a position computed at run time");
+  std::vector<Value> items = list.items();
+  if (items.empty()) fail(ctx.kind() + ": index into an empty list");
+  Value pos = to_dtype(ctx, index, T2O_DTYPE_INT64);
+  bool ints = std::all_of(items.begin(), items.end(), [](const Value& v) { return v.kind() == T2O_KIND_INT; });
+  if (ints) {
+    std::vector<Value> parts;
+    for (const Value& v : items) parts.push_back(unsqueeze(ctx, as_i64(ctx, v), {0}));
+    Value all = parts.size() == 1 ? parts[0] : ctx.op("Concat", parts, {Attr::i("axis", 0)});
+    return ctx.make_dynamic_scalar(typed(ctx, ctx.op("Gather", {all, pos}, {Attr::i("axis", 0)}), T2O_DTYPE_INT64, 0),
+                                   T2O_KIND_INT);
+  }
+  t2o_dtype d = items[0].dtype();
+  for (const Value& v : items) {
+    if (v.kind() != T2O_KIND_TENSOR)
+      unsupported(ctx.kind() + ": a list of tensors and other values indexed at a position computed at run time");
+    if (v.dtype() != d || d == T2O_DTYPE_UNDEFINED)
+      unsupported(ctx.kind() + ": a list of tensors of different element types indexed at a position computed at "
+                  "run time (an ONNX sequence holds one element type)");
+  }
+  Value seq = list_as_sequence(ctx, list, d, "a list indexed at a run-time position", 11);
+  return typed(ctx, ctx.op("SequenceAt", {seq, pos}), d);
+}
+
 // list[index] with a constant index (negative counts from the end); a list built at run time (an
 // ONNX sequence, opset 11+) -> SequenceAt, whose index may be computed at run time.
 void get_item(Ctx& ctx) {
@@ -53,7 +86,7 @@ void get_item(Ctx& ctx) {
   if (list.kind() != T2O_KIND_LIST) unsupported(ctx.kind() + ": indexing a value that is not a list");
   if (index.kind() == T2O_KIND_STRING)
     unsupported(ctx.kind() + ": reading a dict by key inside the model (dicts are supported as outputs)");
-  if (!index.is_const()) unsupported(ctx.kind() + ": list index computed at run time");
+  if (!index.is_const()) return ctx.set_output(0, item_at(ctx, list, index));
   int64_t n = list.list_size(), i = index.to_int();
   if (i < 0) i += n;
   if (i < 0 || i >= n) fail(ctx.kind() + ": index " + std::to_string(index.to_int()) + " out of range for a list of " +

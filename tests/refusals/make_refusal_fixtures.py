@@ -33,6 +33,18 @@ def main():
                 out.append([x, x * i])
             return x * len(out)
 
+    class ListIndexRuntime(torch.nn.Module):
+        # a list of tensors indexed at a run-time position: SequenceAt, from opset 11 (as torch.onnx)
+        def forward(self, x, i):
+            return torch.unbind(x, 0)[int(i)]
+
+    class ListSetRuntime(torch.nn.Module):
+        # a list set at a run-time position: SequenceErase + SequenceInsert, from opset 11 (as torch.onnx)
+        def forward(self, x, i):
+            parts: List[torch.Tensor] = [x[0], x[1]]
+            parts[int(i)] = x[0] * 2
+            return torch.stack(parts, 0)
+
     class Linspace(torch.nn.Module):
         def forward(self, x):
             return torch.linspace(0.0, 1.0, int(x.size(0)) + int(x[0]))
@@ -52,6 +64,8 @@ def main():
         torch.jit.trace(module.eval(), tuple(inputs)).save(os.path.join(out, name + ".pt"))
     torch.jit.script(Linspace()).save(os.path.join(out, "linspace_runtime_steps.pt"))
     torch.jit.script(NestedListAppend()).save(os.path.join(out, "nested_list_append.pt"))
+    torch.jit.script(ListIndexRuntime()).save(os.path.join(out, "list_index_runtime.pt"))
+    torch.jit.script(ListSetRuntime()).save(os.path.join(out, "list_set_runtime.pt"))
 
 
 if __name__ == "__main__":

@@ -57,7 +57,11 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"fft_below_17", {"float32[4,8]"}, 16, {"aten::fft_fft", "17"}},
         Refusal{"linspace_runtime_steps", {"float32[4]"}, 10, {"aten::linspace", "'steps'", "--opset 11"}},
         Refusal{"nested_list_append", {"float32[3]", "int64[]"}, 17,
-                {"t2o::list_append", "nested list", "sequences hold tensors only"}}),
+                {"t2o::list_append", "nested list", "sequences hold tensors only"}},
+        Refusal{"list_index_runtime", {"float32[3,4]", "int64[]"}, 10,
+                {"aten::__getitem__", "a list indexed at a position computed at run time", "needs --opset 11"}},
+        Refusal{"list_set_runtime", {"float32[3,4]", "int64[]"}, 10,
+                {"t2o::list_set", "a list set at a position computed at run time", "needs --opset 11"}}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return std::string(info.param.model); });
 
 }  // namespace

@@ -17,7 +17,13 @@ struct TensorInfo {
   int32_t dtype = 0;          // ONNX element type, 0 if unknown
   std::vector<int64_t> dims;  // -1 where the dim changed between runs or between loop iterations
   bool known_rank = false;
-  bool list_elements = false;  // a list of tensors: dtype/dims describe its elements
+  bool list_elements = false;  // a list of tensors: dtype/dims describe its elements (its first, as seen)
+  // A list of tensors whose length was the same at every sighting: each item's dtype and dims (-1
+  // where they changed), so a list returned whole or used whole (split's parts, whose last one may be
+  // shorter) gives each of its ONNX values its own type. Empty when the length varied.
+  std::vector<int32_t> item_dtypes;
+  std::vector<std::vector<int64_t>> item_dims;
+  bool items_vary = false;  // the length differed between sightings: no per-item record
   std::vector<int64_t> run_dims, alt_dims;  // sizes in the two runs (only with dynamic axes)
   int32_t quantized = 0;  // a quantized tensor: its integer representation's ONNX type (dtype is FLOAT)
   double q_scale = 0;     // per-tensor quantized: its scale and zero point (else q_scale 0)
@@ -41,6 +47,8 @@ class TypeTable {
   void observe(size_t id, int32_t dtype, const std::vector<int64_t>& dims, bool list_elements = false);
   // A sighting of a tensor (a quantized one also records its integer type and per-tensor grid).
   void observe(size_t id, const at::Tensor& t, bool list_elements = false);
+  // One more sighting of list `id`'s items (after observe() of its first): see TensorInfo::item_dims.
+  void observe_items(size_t id, const std::vector<at::Tensor>& items);
   void clear() { by_id_.clear(); }
   std::unordered_map<size_t, TensorInfo>& entries() { return by_id_; }
   const std::unordered_map<size_t, TensorInfo>& entries() const { return by_id_; }

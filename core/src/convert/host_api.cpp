@@ -413,6 +413,14 @@ t2o_value block_value(t2o_ctx* ctx, int32_t block, int32_t index, bool input) {
       ValueRec r = ctx->session->values.rec(h);
       r.kind = T2O_KIND_SEQUENCE;
       h = ctx->session->values.add(std::move(r));
+    } else if (list && (list->getElementType()->kind() == c10::TypeKind::IntType ||
+                        list->getElementType()->kind() == c10::TypeKind::BoolType)) {
+      // A list of ints or bools carried by a loop (a list comprehension of sizes) is a sequence of 0-d
+      // int64 / bool tensors: its element type, which the example run (tensor lists only) does not give.
+      ValueRec r = ctx->session->values.rec(h);
+      if (!r.dtype)
+        r.dtype = list->getElementType()->kind() == c10::TypeKind::IntType ? T2O_DTYPE_INT64 : T2O_DTYPE_BOOL;
+      h = ctx->session->values.add(std::move(r));
     }
     return h;
   } catch (const std::exception& e) {

@@ -243,6 +243,24 @@ void ValueTable::bind_output(const torch::jit::Node* node, size_t index, t2o_val
   const auto* tv = node->outputs()[index];
   bound_[tv] = v;
   auto& r = rec(v);
+  if (r.kind == T2O_KIND_LIST) {
+    // A list of tensors a symbolic built (split's parts): what the example run saw of each item types
+    // the items the symbolic left untyped, so the list can be returned or used whole.
+    const TensorInfo* info = types_.find(tv);
+    if (info && info->list_elements && info->item_dims.size() == r.items.size()) {
+      const std::vector<t2o_value> items = r.items;
+      for (size_t k = 0; k < items.size(); ++k) {
+        auto& item = rec(items[k]);
+        if (item.kind != T2O_KIND_TENSOR) continue;
+        if (item.dtype == 0) item.dtype = info->item_dtypes[k];
+        if (item.rank < 0) {
+          item.rank = (int32_t)info->item_dims[k].size();
+          item.dims = info->item_dims[k];
+        }
+      }
+    }
+    return;
+  }
   if ((r.kind == T2O_KIND_TENSOR || r.kind == T2O_KIND_SEQUENCE) && (r.dtype == 0 || r.rank < 0)) {
     if (const TensorInfo* info = types_.find(tv)) {
       if (r.dtype == 0) r.dtype = info->dtype;
@@ -263,6 +281,13 @@ t2o_value ValueTable::placeholder(const torch::jit::Value* tv, const std::string
     r.dtype = r.kind == T2O_KIND_INT ? T2O_DTYPE_INT64 : r.kind == T2O_KIND_BOOL ? T2O_DTYPE_BOOL : T2O_DTYPE_FLOAT;
   } else if (r.kind == T2O_KIND_LIST) {
     r.kind = T2O_KIND_SEQUENCE;
+    // A list of ints or bools (a list comprehension of sizes) holds 0-d int64 / bool tensors; the
+    // example run records element types of tensor lists only.
+    if (auto list = tv->type()->cast<c10::ListType>()) {
+      auto elem = list->getElementType()->kind();
+      if (elem == c10::TypeKind::IntType) r.dtype = T2O_DTYPE_INT64;
+      if (elem == c10::TypeKind::BoolType) r.dtype = T2O_DTYPE_BOOL;
+    }
   }
   if (const TensorInfo* info = types_.find(tv)) {
     if (r.kind == T2O_KIND_TENSOR || r.kind == T2O_KIND_SEQUENCE) {

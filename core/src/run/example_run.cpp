@@ -54,6 +54,60 @@ void TypeTable::observe(size_t id, const at::Tensor& t, bool list_elements) {
   }
 }
 
+// Another sighting's items into `info`'s: a length that differs drops the per-item record, a dim that
+// differs becomes -1, a rank that differs drops it too (the items then have no single type).
+static void merge_items(TensorInfo& info, const std::vector<int32_t>& dtypes, const std::vector<std::vector<int64_t>>& dims) {
+  if (info.items_vary) return;
+  bool same = dims.size() == info.item_dims.size();
+  for (size_t k = 0; same && k < dims.size(); ++k)
+    same = dims[k].size() == info.item_dims[k].size() && dtypes[k] == info.item_dtypes[k];
+  if (!same) {
+    info.items_vary = true;
+    info.item_dtypes.clear();
+    info.item_dims.clear();
+    return;
+  }
+  for (size_t k = 0; k < dims.size(); ++k)
+    for (size_t d = 0; d < dims[k].size(); ++d)
+      if (info.item_dims[k][d] != dims[k][d]) info.item_dims[k][d] = -1;
+}
+
+// The items another run saw of the same list (the dynamic-axes or value run) into `info`'s.
+static void merge_item_runs(TensorInfo& info, const TensorInfo& other) {
+  if (!info.list_elements || info.item_dims.empty()) return;
+  if (other.items_vary || other.item_dims.empty()) {
+    info.items_vary = true;
+    info.item_dtypes.clear();
+    info.item_dims.clear();
+    return;
+  }
+  merge_items(info, other.item_dtypes, other.item_dims);
+}
+
+void TypeTable::observe_items(size_t id, const std::vector<at::Tensor>& items) {
+  auto it = by_id_.find(id);
+  if (it == by_id_.end() || it->second.items_vary) return;
+  TensorInfo& info = it->second;
+  std::vector<int32_t> dtypes;
+  std::vector<std::vector<int64_t>> dims;
+  for (const at::Tensor& t : items) {
+    if (!t.defined()) {
+      info.items_vary = true;  // an undefined item has no type to give
+      info.item_dtypes.clear();
+      info.item_dims.clear();
+      return;
+    }
+    dtypes.push_back(onnx_value_dtype(t.scalar_type()).value_or(0));
+    dims.push_back(t.sizes().vec());
+  }
+  if (info.item_dims.empty() && info.item_dtypes.empty()) {
+    info.item_dtypes = std::move(dtypes);
+    info.item_dims = std::move(dims);
+    return;
+  }
+  merge_items(info, dtypes, dims);
+}
+
 namespace {
 
 // The table the observers of the run in progress write to (an export runs on one thread).
@@ -78,7 +132,10 @@ torch::jit::RegisterOperators observers({
           int64_t id = torch::jit::pop(stack).toInt();
           if (!observed || !x.isTensorList()) return;
           auto xs = x.toTensorVector();
-          if (!xs.empty() && xs[0].defined()) observed->observe((size_t)id, xs[0], true);
+          if (!xs.empty() && xs[0].defined()) {
+            observed->observe((size_t)id, xs[0], true);
+            observed->observe_items((size_t)id, xs);
+          }
         },
         c10::AliasAnalysisKind::CONSERVATIVE),
 });
@@ -557,6 +614,7 @@ void ExampleRun::merge_second_run(TypeTable& types, const TypeTable& other,
                                   const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
   for (auto& [id, info] : types.entries()) {
     auto it = other.entries().find(id);
+    if (it != other.entries().end()) merge_item_runs(info, it->second);
     if (it == other.entries().end() || !it->second.known_rank || it->second.dims.size() != info.dims.size()) continue;
     info.alt_dims = it->second.dims;
     info.run_dims = info.dims;
@@ -602,6 +660,7 @@ bool ExampleRun::run_value(const std::vector<std::vector<int64_t>>& shapes) {
 void ExampleRun::merge_value_run(TypeTable& types, const TypeTable& other) {
   for (auto& [id, info] : types.entries()) {
     auto it = other.entries().find(id);
+    if (it != other.entries().end()) merge_item_runs(info, it->second);
     if (it == other.entries().end() || !it->second.known_rank || it->second.dims.size() != info.dims.size()) continue;
     for (size_t d = 0; d < info.dims.size(); ++d)
       if (it->second.dims[d] != info.dims[d]) info.dims[d] = -1;
