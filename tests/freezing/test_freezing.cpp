@@ -72,6 +72,21 @@ INSTANTIATE_TEST_SUITE_P(Freezing, ModuleState,
                                            "optional_cache_script"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
+// verify runs libtorch on each input set: a model that changes its state must start every run from the
+// saved state, as its ONNX model does, or the second run would differ (counter_script: x * calls).
+TEST(ModuleStateVerify, EachRunStartsFromTheSavedState) {
+  const fs::path root = fixtures_root();
+  for (const std::string name : {"counter_script", "loop_state_script"}) {
+    std::vector<std::string> args = {cli().string(), "verify", (root / name / "model.pt").string(), "--runs", "3"};
+    const auto spec = read_spec(root, name);
+    for (const auto& a : spec.at("cli_args")) args.push_back(a.get<std::string>());
+    const RunResult r = run(args);
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    EXPECT_NE(r.out.find("run 3/3"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("all outputs match (3 run(s))"), std::string::npos) << r.out;
+  }
+}
+
 class MutatedState : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MutatedState, RefusedNamingTheAttribute) {
