@@ -188,6 +188,7 @@ ExportStats export_loaded(torch::jit::Module module, const std::string& model_pa
   phase("prepare");
   auto prepared = prepare(std::move(module), model_path, options.inputs, training_mode(options));
   warn_training_mode(prepared.graph, training_mode(options), prepared.dropped_state_updates, options.warn);
+  warn_state_in_call(prepared.state_in_call, options.warn);
   attach_examples(prepared, signature);
   auto specs = prepared.input_specs;
   Session session(registry, options, prepared);
@@ -254,6 +255,7 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& give
   }
   auto prepared = prepare(std::move(module), model_path, options.inputs, training_mode(options));
   warn_training_mode(prepared.graph, training_mode(options), prepared.dropped_state_updates, options.warn);
+  warn_state_in_call(prepared.state_in_call, options.warn);
   attach_examples(prepared, signature);
   auto specs = prepared.input_specs;
   Session session(registry, options, prepared);

@@ -11,7 +11,10 @@ then `torch2onnx export lstm.pt -o lstm.onnx` needs no --input (explicit options
   * args is a tuple of forward()'s arguments (a single tensor may be given alone); a dict as the
     last element holds keyword arguments (write `(x, {"a": t}, {})` to pass a dict positionally);
   * tensors inside tuples, lists and dicts are flattened, depth first, into the graph inputs;
-  * int, float, bool, str and None arguments (also inside tuples) are baked in as constants;
+  * int, float, bool, str and None arguments (also inside tuples) are baked in as constants; with no
+    tensor at all the graph has no input and its outputs are constants, as torch.onnx makes them;
+  * a torch.autograd.Function is traced through its forward()'s ops, as torch.onnx 1.13 inlines one
+    without a symbolic(); one with a symbolic() is refused, naming it (torch.onnx calls that Python);
   * outputs are flattened the same way (tuples, lists, dict values) and None outputs are dropped;
     Python numbers returned become 0-d tensor outputs, as torch.onnx makes them: int -> int64,
     float -> float64, bool -> bool (their values as traced: constants);
@@ -249,6 +252,96 @@ def _module_type_names(types: Collection[type]) -> List[str]:
     return sorted(names)
 
 
+class _ForwardOnlyContext:
+    """The ctx a torch.autograd.Function's forward() gets when save() traces its ops: what forward
+    may call on ctx does nothing (no backward is ever built), other attributes are kept."""
+
+    def __init__(self, count: int):
+        self.needs_input_grad = (False,) * count
+        self.saved_tensors: Tuple[torch.Tensor, ...] = ()
+
+    def save_for_backward(self, *tensors):
+        self.saved_tensors = tensors
+
+    def mark_dirty(self, *args):
+        pass
+
+    def mark_non_differentiable(self, *args):
+        pass
+
+    def set_materialize_grads(self, value):
+        pass
+
+
+def _python_ops(graph) -> List[Any]:
+    """The torch.autograd.Function classes the traced graph calls (prim::PythonOp nodes), nested
+    blocks included, in order of first call."""
+    found: List[Any] = []
+
+    def walk(block_nodes):
+        for n in block_nodes:
+            for b in n.blocks():
+                walk(b.nodes())
+            if n.kind() == "prim::PythonOp":
+                fn = getattr(n.pyobj(), "__self__", None)  # apply, bound to the Function class
+                key = fn if fn is not None else n.pyname()
+                if key not in found:
+                    found.append(key)
+    walk(graph.nodes())
+    return found
+
+
+@contextlib.contextmanager
+def _forward_ops(functions: Sequence[type]):
+    """While it lasts, Function.apply of each class runs its forward() directly, so the tracer
+    records the ops forward() is made of (torch.onnx 1.13 inlines such a Function the same way)."""
+    patched = []
+    for cls in functions:
+        had = "apply" in cls.__dict__
+        old = cls.__dict__.get("apply")
+
+        def apply(klass, *args):
+            return klass.forward(_ForwardOnlyContext(len(args)), *args)
+        cls.apply = classmethod(apply)
+        patched.append((cls, had, old))
+    try:
+        yield
+    finally:
+        for cls, had, old in patched:
+            if had:
+                cls.apply = old
+            else:
+                del cls.apply
+
+
+def _trace(wrapper: torch.nn.Module, tensors: Tuple[torch.Tensor, ...]):
+    """torch.jit.trace of the wrapper; a torch.autograd.Function called in forward() is traced through
+    its forward()'s ops (what torch.onnx 1.13 exports for one without a symbolic()); one with a
+    symbolic() is refused, naming it: torch.onnx would build its ONNX nodes by calling that Python
+    method, which an export without Python cannot."""
+    traced = torch.jit.trace(wrapper, tensors, check_trace=False, strict=False)
+    functions = _python_ops(traced.inlined_graph)  # (calls of submodules inlined)
+    if not functions:
+        return traced
+    for fn in functions:
+        if not isinstance(fn, type):
+            raise ValueError(f"torch2onnx.save: the model calls the Python function {fn}, which TorchScript "
+                             "cannot save; write it with torch ops")
+        if hasattr(fn, "symbolic"):
+            raise ValueError(
+                f"torch2onnx.save: torch.autograd.Function {fn.__qualname__} has a symbolic(), which torch.onnx "
+                "calls to build its ONNX nodes and an export without Python cannot; in forward(), call "
+                "torch2onnx_ops.symbolic(...) for that node instead (docs/guide/torch_onnx_ops.md), or remove "
+                "symbolic() to export the ops of its forward()")
+    with _forward_ops(functions):
+        traced = torch.jit.trace(wrapper, tensors, check_trace=False, strict=False)
+    left = _python_ops(traced.inlined_graph)
+    if left:
+        raise ValueError(f"torch2onnx.save: the traced model still calls Python ({left[0]}), which TorchScript "
+                         "cannot save")
+    return traced
+
+
 def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Sequence[str]] = None,
          output_names: Optional[Sequence[str]] = None, dynamic_axes: Optional[Dict[str, Any]] = None,
          training: Any = None, do_constant_folding: Optional[bool] = None,
@@ -270,14 +363,14 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
     names = _argument_names(model, len(args))
     forward_inputs = [flat.spec(a, n) for a, n in zip(args, names)]
     forward_inputs += [flat.spec(v, k) for k, v in kwargs.items()]
-    if not flat.tensors:
-        raise ValueError("torch2onnx.save: the arguments hold no tensor (an ONNX graph needs at least one input)")
+    # No tensor at all (only Python numbers): the graph has no input and its outputs are constants,
+    # as torch.onnx makes such a model.
     wrapper = _Flat(model, args, kwargs)
     with _trace_mode(model, mode):
         outputs: List[torch.Tensor] = []
         _flatten_outputs(model(*args, **kwargs), outputs)
         wrapper.eager_dtypes = [o.dtype for o in outputs]
-        traced = torch.jit.trace(wrapper, tuple(flat.tensors), check_trace=False, strict=False)
+        traced = _trace(wrapper, tuple(flat.tensors))
     # As torch.onnx: names for the first inputs (outputs) only; the rest keep their default names.
     given_in = list(input_names or [])
     if len(given_in) > len(flat.tensors):

@@ -5,9 +5,11 @@
 
 Models whose forward() reads module attributes (tensors, numbers, strings, lists, tuples, dicts,
 Optional, buffers, self.training, submodules in ModuleList/ModuleDict/Sequential, attributes read
-inside if/loop blocks), scripted and traced, and models that truly change their state at run time.
+inside if/loop blocks), scripted and traced, models that write their state and read it back inside
+one call (exported with the values of that call, warning per attribute), and models whose writes a
+private copy of the state would not reproduce (refused).
 Writes, per case, OUT_DIR/CASE/model.pt, OUT_DIR/CASE/export.json ({"cli_args": [...], "refusal":
-null or the text the one-line error must contain}) and, for the cases that export, OUT_DIR/CASE/
+null or the text the one-line error must contain, "state_warnings": the attributes warned about}) and, for the cases that export, OUT_DIR/CASE/
 size_0/ (inputs and PyTorch's outputs, meta.json as tests/ort/compare.js reads it). All cases in
 one process, under a lock, only when this file changed. --list prints the case names.
 """
@@ -36,11 +38,29 @@ CASES = {
     "returned_attr_script": ("ReturnedAttr", "script", None),
     "state_written_elsewhere_script": ("WrittenElsewhere", "script", None),
     "interface_script": ("InterfaceCall", "script", None),
-    "counter_script": ("Counter", "script", "attribute 'calls' of the top-level module"),
-    "running_mean_script": ("RunningMean", "script", "attribute 'running' of module 'stats'"),
-    "inplace_buffer_script": ("InplaceBuffer", "script", "attribute 'total' of the top-level module"),
-    "inplace_buffer_trace": ("InplaceBuffer", "trace", "attribute 'total' of the top-level module"),
-    "conditional_write_script": ("ConditionalWrite", "script", "attribute 'seen_large' of module 'inner.1'"),
+    # State written and read inside one call: the values of one call on the saved state, as torch.onnx,
+    # with one warning per attribute (STATE_WARNINGS).
+    "counter_script": ("Counter", "script", None),
+    "running_mean_script": ("RunningMean", "script", None),
+    "inplace_buffer_script": ("InplaceBuffer", "script", None),
+    "inplace_buffer_trace": ("InplaceBuffer", "trace", None),
+    "conditional_write_script": ("ConditionalWrite", "script", None),
+    "loop_state_script": ("LoopState", "script", None),
+    "optional_cache_script": ("OptionalCache", "script", None),
+    # Two buffers holding one tensor: a write through one is seen through the other, which a private
+    # copy would lose.
+    "tied_buffers_script": ("TiedBuffers", "script", "attribute 'first' of the top-level module"),
+}
+
+# name -> the attributes the export warns about ("state 'stats.running' is written inside forward()").
+STATE_WARNINGS = {
+    "counter_script": ["calls"],
+    "running_mean_script": ["stats.running"],
+    "inplace_buffer_script": ["total"],
+    "inplace_buffer_trace": ["total"],
+    "conditional_write_script": ["inner.1.seen_large"],
+    "loop_state_script": ["acc", "history", "steps"],
+    "optional_cache_script": ["cache"],
 }
 
 
@@ -282,6 +302,56 @@ def models():
         def forward(self, x):
             return self.inner(x) + 1.0
 
+    class LoopState(nn.Module):
+        # Assigned, written in place and appended to inside a loop and its branches, read back in the
+        # loop and after it. The example's rows take both branches.
+        history: List[torch.Tensor]
+
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("acc", torch.linspace(-1.0, 1.0, 4))
+            self.steps = 1
+            self.history = []
+
+        def forward(self, x):
+            for i in range(x.size(0)):
+                if bool(x[i].sum() > 0):
+                    self.acc = self.acc + x[i]
+                    self.steps += 1
+                else:
+                    self.acc.mul_(0.5)
+                self.history.append(self.acc * self.steps)
+            return self.acc * self.steps, torch.stack(self.history, 0)
+
+    LoopState.example = staticmethod(lambda: torch.tensor([[1.0, 2.0, -0.5, 0.25], [-3.0, 0.5, -1.0, 0.0],
+                                                            [0.5, 0.5, 0.5, -0.25]]))
+
+    class OptionalCache(nn.Module):
+        # An Optional attribute assigned, then read back and refined.
+        cache: Optional[torch.Tensor]
+
+        def __init__(self):
+            super().__init__()
+            self.cache = None
+
+        def forward(self, x):
+            self.cache = torch.tanh(x)
+            cache = self.cache
+            if cache is not None:
+                return x + cache
+            return x
+
+    class TiedBuffers(nn.Module):
+        def __init__(self):
+            super().__init__()
+            shared = torch.zeros(4)
+            self.register_buffer("first", shared)
+            self.register_buffer("second", shared)
+
+        def forward(self, x):
+            self.first.add_(x.sum(0))
+            return x * self.second
+
     return dict(locals())
 
 
@@ -291,7 +361,7 @@ def write_case(out_dir, name, digest, classes):
     class_name, method, refusal = CASES[name]
     torch.manual_seed(zlib.crc32(name.encode()))
     module = classes[class_name]().eval()
-    x = torch.randn(2, 4)
+    x = getattr(classes[class_name], "example", lambda: torch.randn(2, 4))()
     target = os.path.join(out_dir, name)
     tmp = target + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
@@ -305,7 +375,8 @@ def write_case(out_dir, name, digest, classes):
         with open(os.path.join(d, "meta.json"), "w") as f:
             json.dump(mf.outputs_meta(pt, [x], 1e-4, d, method), f, indent=1)
     with open(os.path.join(tmp, "export.json"), "w") as f:
-        json.dump({"source_hash": digest, "cli_args": ["--input", mf.cli_spec(x)], "refusal": refusal}, f, indent=1)
+        json.dump({"source_hash": digest, "cli_args": ["--input", mf.cli_spec(x)], "refusal": refusal,
+                   "state_warnings": STATE_WARNINGS.get(name, [])}, f, indent=1)
     shutil.rmtree(target, ignore_errors=True)
     os.rename(tmp, target)
 

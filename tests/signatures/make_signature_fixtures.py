@@ -6,6 +6,7 @@
 Writes OUT_DIR/CASE/: model.pt (traced, scripted, or saved by torch2onnx.save), export.json
 {"runs": [{"args": [...CLI arguments after MODEL...], "checks": ["check_0", ...]} or
           {"args": [...], "error": [substrings of the one error line]}]},
+or {"runs": [], "save_refusal": the message of torch2onnx.save's refusal, "save_error": [substrings]},
 files the runs name (example inputs), and one directory per check with the graph inputs and
 PyTorch's outputs (meta.json as tests/ort/compare.js reads it). Expected outputs come from the saved
 .pt reloaded with torch.jit.load (or, for torch2onnx.save, from the original model), called with the
@@ -161,6 +162,40 @@ def models():
         def forward(self, x):
             return x * 2.0, x.shape[0], x.shape[0] > 1, x.shape[0] * 0.5, 1.5
 
+    class NoTensor(nn.Module):  # only Python numbers in: a graph without inputs, constant outputs
+        def forward(self, n: int, scale: float):
+            return torch.arange(n) * scale, n * scale, n + 1
+
+    class ScaledTanh(torch.autograd.Function):  # no symbolic(): traced through its forward()'s ops
+        @staticmethod
+        def forward(ctx, x, scale):
+            y = torch.tanh(x) * scale
+            ctx.save_for_backward(y)
+            ctx.scale = scale
+            return y
+
+        @staticmethod
+        def backward(ctx, grad):
+            (y,) = ctx.saved_tensors
+            return grad * (ctx.scale - y * y / ctx.scale), None
+
+    class UsesFunction(nn.Module):
+        def forward(self, x):
+            return ScaledTanh.apply(x * 2.0, 0.5) + x.sum()
+
+    class ReluWithSymbolic(torch.autograd.Function):  # symbolic(): refused by save(), naming it
+        @staticmethod
+        def forward(ctx, x):
+            return x.clamp(min=0)
+
+        @staticmethod
+        def symbolic(g, x):
+            return g.op("Relu", x)
+
+    class UsesSymbolic(nn.Module):
+        def forward(self, x):
+            return ReluWithSymbolic.apply(x) * 2.0
+
     class TwoInputs(nn.Module):
         def forward(self, first, second):
             return first + second, first * second
@@ -169,7 +204,8 @@ def models():
     return dict(LstmHx=LstmHx, TupleImages=TupleImages, Nested=Nested, DictInput=DictInput,
                 DictScripted=DictScripted, ListInput=ListInput, Primitives=Primitives,
                 OptionalInTuple=OptionalInTuple, Bag=Bag, SaveTarget=SaveTarget, Containers=Containers,
-                ConvBn=ConvBn, ReturnsNumbers=ReturnsNumbers, TwoInputs=TwoInputs)
+                ConvBn=ConvBn, ReturnsNumbers=ReturnsNumbers, TwoInputs=TwoInputs, NoTensor=NoTensor,
+                UsesFunction=UsesFunction, UsesSymbolic=UsesSymbolic)
 
 
 def cases():
@@ -192,10 +228,11 @@ def cases():
     x4 = rn(4)
     out = {}
 
-    def add(name, model, method, example, runs, save_kwargs=None, reference_mode="eval"):
+    def add(name, model, method, example, runs, save_kwargs=None, reference_mode="eval", save_error=None):
+        # save_error: save() must refuse, its message holding each of these texts, and write no file
         out[name] = dict(model=model, method=method, example=example, runs=runs,
                          save_kwargs=save_kwargs or dict(output_names=["y", "h", "c"], dynamic_axes={"ids": {0: "seq"}}),
-                         reference_mode=reference_mode)
+                         reference_mode=reference_mode, save_error=save_error)
 
     def ok(args, checks, opsets=(17,), shows=(), hides=()):
         # shows/hides: texts `torch2onnx show` prints (or must not) for the exported model
@@ -312,6 +349,17 @@ def cases():
     add("saved_short_names", M["TwoInputs"](), "save", (a, b),
         ok([], [(a, b)], shows=["%x : Float(2, 3)", "%second : Float(2, 3)", "%sum : ", "%output_1 : "]),
         save_kwargs=dict(input_names=["x"], output_names=["sum"]))
+    # Only Python numbers as arguments: no graph input, the outputs constants (as torch.onnx).
+    add("saved_no_tensor", M["NoTensor"](), "save", (Const(3), Const(2.5)),
+        ok([], [(Const(3), Const(2.5))], (9, 17)), save_kwargs=dict(output_names=["values"]))
+    # A torch.autograd.Function without symbolic(): its forward()'s ops, as torch.onnx 1.13 inlines it.
+    xf = rn(3, 4)
+    add("saved_autograd_function", M["UsesFunction"](), "save", (xf,), ok([], [(xf,), (rn(3, 4),)], (9, 17)),
+        save_kwargs=dict(output_names=["y"]))
+    # One with symbolic(): torch.onnx calls that Python; save() refuses, naming it and the way out.
+    add("saved_symbolic_function", M["UsesSymbolic"](), "save", (xf,), [], save_kwargs=dict(output_names=["y"]),
+        save_error=["torch.autograd.Function", "ReluWithSymbolic", "has a symbolic()",
+                    "torch2onnx_ops.symbolic", "remove symbolic()"])
     return out
 
 
@@ -391,6 +439,18 @@ def generate(target, name):
     model, method, example = case["model"], case["method"], case["example"]
     model.eval()
     pt = os.path.join(target, "model.pt")
+    if case["save_error"]:
+        try:
+            torch2onnx.save(model, unwrap(example), pt, **case["save_kwargs"])
+        except ValueError as e:
+            message = str(e)
+        else:
+            raise SystemExit(f"{name}: torch2onnx.save did not refuse")
+        if os.path.exists(pt):
+            raise SystemExit(f"{name}: the refused save left {pt}")
+        with open(os.path.join(target, "export.json"), "w") as f:
+            json.dump({"runs": [], "save_refusal": message, "save_error": case["save_error"]}, f, indent=1)
+        return
     if method == "save":
         torch2onnx.save(model, unwrap(example), pt, **case["save_kwargs"])
         reference = model.train(case["reference_mode"] == "train")

@@ -1,7 +1,8 @@
 // forward() signatures (tests/signatures/make_signature_fixtures.py): each case is exported with
 // each of its runs' arguments, and the result run in ONNX Runtime and compared with PyTorch on every
 // check (values, shape, dtype); a run that must fail exits with its code and one error line naming
-// the argument, its TorchScript type and what was given, and writes no file.
+// the argument, its TorchScript type and what was given, and writes no file; a model torch2onnx.save
+// must refuse (an autograd.Function with a symbolic()) is refused by it in one line that says why.
 #include <gtest/gtest.h>
 
 #include "e2e_util.hpp"
@@ -20,6 +21,15 @@ void export_runs(const std::string& name) {
   std::ifstream f(root / name / "export.json");
   ASSERT_TRUE(f) << "no export.json";
   const auto spec = nlohmann::json::parse(f);
+  if (spec.contains("save_refusal")) {  // torch2onnx.save refused: one line, naming what and the way out
+    const std::string message = spec.at("save_refusal").get<std::string>();
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_EQ(message.rfind("torch2onnx.save: ", 0), 0u) << message;
+    for (const auto& part : spec.at("save_error"))
+      EXPECT_NE(message.find(part.get<std::string>()), std::string::npos)
+          << "the refusal should say '" << part.get<std::string>() << "': " << message;
+    return;
+  }
   const fs::path out_dir = fresh_out_dir();
   int k = 0;
   for (const auto& r : spec.at("runs")) {
@@ -73,7 +83,8 @@ INSTANTIATE_TEST_SUITE_P(Signatures, Signature,
                                            "optional_in_tuple_script", "containers_script", "example_inputs_script",
                                            "bad_inputs", "saved_signature", "overloaded_forward_script",
                                            "saved_training", "saved_no_folding", "saved_numbers",
-                                           "saved_short_names"),
+                                           "saved_short_names", "saved_no_tensor", "saved_autograd_function",
+                                           "saved_symbolic_function"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // `check` binds the same specs: the LSTM with its state tuple converts fully; a tensor for the tuple

@@ -22,6 +22,7 @@ struct PreparedModel {
   std::string missing_defaults;  // 'a', 'b': trailing arguments given no --input and without a default
   std::vector<InputSpec> input_specs;  // the spec of each graph input, once --input is bound (signature.cpp)
   std::vector<at::Tensor> example_values;  // the first example run's inputs (--example-inputs); empty: made up
+  std::vector<std::string> state_in_call;  // attributes forward() writes, computed within one call (state_in_call.cpp)
   std::vector<std::string> dropped_state_updates;  // running statistics not exported (training mode; running_stats.cpp)
 };
 

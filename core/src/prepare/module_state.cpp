@@ -5,9 +5,10 @@
 // self.training, submodules in containers and interface-typed submodules. What it keeps are the
 // attributes forward() changes while it runs: assigned (prim::SetAttr: `self.n += 1`,
 // `self.running = ...`, also inside a branch) or written in place (`self.total.add_(x)`,
-// `self.history.append(x)`, a write into a view of a buffer). An ONNX model has no state that lives
-// from one run to the next, so such a model is refused, naming the attribute, its module and where
-// forward() writes it.
+// `self.history.append(x)`, a write into a view of a buffer). Most of these became values inside the
+// call before freezing (state_in_call.cpp); what is left is what a private copy of the state would
+// not reproduce (a tensor tied to another attribute, ...), refused naming the attribute, its module
+// and where forward() writes it.
 #include "prepare/passes.hpp"
 
 #include "common/locations.hpp"

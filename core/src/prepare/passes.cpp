@@ -318,6 +318,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     // libtorch's interpreter reads (a crash in the example run of a scripted MobileNetV3).
     for (const auto& method : module.get_methods()) inline_calls(*method.graph());
     out.dropped_state_updates = drop_running_stat_updates(module.get_method("forward").graph());
+    out.state_in_call = thread_module_state(module.get_method("forward").graph(), module);
     // libtorch freezes nothing of a module whose own flag is true (its submodules' flags do not
     // matter): forward()'s reads of that flag become the constant true, then the flag is cleared.
     if (root_training) {

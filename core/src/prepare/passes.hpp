@@ -9,6 +9,9 @@
 //   1b. drop_running_stat_updates  (before freezing) a normalization layer's running-statistics
 //                               buffers written in training mode (num_batches_tracked += 1) become
 //                               values, the update not exported, as torch.onnx (running_stats.cpp)
+//   1c. thread_module_state     (before freezing) attributes forward() assigns or writes in place
+//                               become values within the call, reads seeing the last write; the
+//                               saved state is the call's start, kept by nothing (state_in_call.cpp)
 //   2. inline                   one graph for forward(), calls inlined; print() and warnings.warn()
 //                               dropped (torch.onnx's RemovePrintOps)
 //   2b. bind_signature          the --input specs bound to forward()'s arguments: tuples, lists and
@@ -62,6 +65,16 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
 // after them in their branch their result. Returns the buffers so handled ("bn.num_batches_tracked");
 // others are left for the module-state refusal (running_stats.cpp).
 std::vector<std::string> drop_running_stat_updates(const std::shared_ptr<torch::jit::Graph>& graph);
+
+// Pass 1c, on forward()'s inlined graph before freezing (self its input 0): each attribute forward()
+// assigns (prim::SetAttr) or writes in place becomes a value inside the call, one private copy of its
+// saved value at the top, reads replaced by the newest value, threaded out of ifs and loops.
+// Returns the attributes so handled ("stats.running"); what it cannot make exact stays for the
+// module-state refusal (state_in_call.cpp).
+std::vector<std::string> thread_module_state(const std::shared_ptr<torch::jit::Graph>& graph,
+                                             const torch::jit::Module& module);
+// The one warning per attribute thread_module_state handled.
+void warn_state_in_call(const std::vector<std::string>& threaded, const std::function<void(const std::string&)>& warn);
 
 // The warnings --training gives on a prepared graph, as torch.onnx's: ops whose train flag disagrees
 // with the mode (exported with their own flag), train mode on a model with no op that trains

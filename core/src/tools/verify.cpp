@@ -19,6 +19,7 @@
 #include "convert/session.hpp"
 #include "convert/walk.hpp"
 
+#include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/runtime/interpreter.h>
 #include <c10/core/InferenceMode.h>
 
@@ -302,7 +303,39 @@ std::string Conversion::subgraph(size_t k, const std::string& path) const {
 
 struct TorchScriptModel::State {
   torch::jit::Module module;
+  bool writes_state = false;  // forward() may change the module: each run gets a fresh copy
 };
+
+namespace {
+
+// Whether forward() (calls inlined) may change module state: a prim::SetAttr, or an in-place write
+// into a value reached from an attribute read (followed back a few steps: views such as self.b[0]).
+// A false positive only costs a copy of the module per run.
+bool forward_writes_state(const torch::jit::Module& module) {
+  auto graph = module.get_method("forward").graph()->copy();
+  torch::jit::Inline(*graph);
+  std::function<bool(torch::jit::Block*)> scan = [&](torch::jit::Block* block) {
+    for (torch::jit::Node* n : block->nodes()) {
+      for (auto* b : n->blocks())
+        if (scan(b)) return true;
+      if (n->kind() == c10::prim::SetAttr) return true;
+      const c10::FunctionSchema* schema = n->maybeSchema();
+      if (!schema) continue;
+      for (size_t i = 0; i < n->inputs().size() && i < schema->arguments().size(); ++i) {
+        const auto* alias = schema->arguments()[i].alias_info();
+        if (!alias || !alias->isWrite()) continue;
+        torch::jit::Value* v = n->input(i);
+        for (int step = 0; step < 8 && v->node()->kind() != c10::prim::GetAttr && !v->node()->inputs().empty(); ++step)
+          v = v->node()->input(0);
+        if (v->node()->kind() == c10::prim::GetAttr) return true;
+      }
+    }
+    return false;
+  };
+  return scan(graph->block());
+}
+
+}  // namespace
 
 TorchScriptModel::TorchScriptModel(const std::string& model_path, const ExportOptions& options,
                                    const t2o::registry::Registry& registry)
@@ -311,6 +344,9 @@ TorchScriptModel::TorchScriptModel(const std::string& model_path, const ExportOp
   declare_custom_ops(registry, options.warn);
   state_->module = load_torchscript(model_path, false);  // eager weights: verify runs the module again
   state_->module.eval();
+  // As the ONNX model computes one call on the saved state (prepare/state_in_call.cpp), every run of
+  // a model that changes its state starts from the saved state, not from the previous run's.
+  if (state_->module.find_method("forward")) state_->writes_state = forward_writes_state(state_->module);
 }
 
 TorchScriptModel::~TorchScriptModel() = default;
@@ -319,7 +355,7 @@ std::vector<at::Tensor> TorchScriptModel::run(const std::vector<c10::IValue>& ar
   c10::IValue result;
   try {
     c10::InferenceMode guard;
-    result = state_->module.forward(args);
+    result = state_->writes_state ? state_->module.deepcopy().forward(args) : state_->module.forward(args);
   } catch (const std::exception& e) {
     throw ExportError("running " + path_ + " in libtorch failed: " + error_reason(e.what()), e.what());
   }
