@@ -326,9 +326,15 @@ inline void slice_symbolic(Ctx& ctx, bool input_form) {
     return ctx.set_output(0, ctx.op("Slice", {x, st, en, ctx.const_i64({axis})}));
   }
   Value start = opt_input(ctx, 2), end = opt_input(ctx, 3), step = opt_input(ctx, 4);
-  if (step.valid() && !step.is_const()) unsupported(ctx.kind() + ": argument 'step' computed at run time");
   Value s = start.valid() ? start : ctx.make_int(0);
   Value e = end.valid() ? end : ctx.make_int(kInt64Max);
+  if (step.valid() && !step.is_const()) {
+    // x[::n] with n computed at run time: Slice's steps input (opset 10). PyTorch raises for a
+    // step <= 0, so every step it runs with is one Slice reads the same way.
+    if (!input_form) unsupported(ctx.kind() + ": argument 'step' computed at run time needs opset >= 10");
+    return ctx.set_output(0, ctx.op("Slice", {x, bound_tensor(ctx, s), bound_tensor(ctx, e), ctx.const_i64({axis}),
+                                              bound_tensor(ctx, step)}));
+  }
   ctx.set_output(0, slice_axis(ctx, x, axis, s, e, step.valid() ? step.to_int() : 1, input_form));
 }
 

@@ -7,6 +7,8 @@
 //   aten::randn_like(...)                                                                 RandomNormalLike
 //   aten::randint(int high, SymInt[] size, *, dtype=long, ...)                            floor(U[0,1) * (high - low)) + low,
 //   aten::randint.low(int low, int high, SymInt[] size, *, dtype=long, ...)               drawn in double
+//   aten::randint_like(Tensor self, int high, *, dtype, ...) / .low_dtype(self, low, high, *, dtype, ...)
+//                                                                                         the same, shaped as self (RandomUniformLike)
 //   aten::bernoulli(Tensor self, *, Generator?)                                           U < self (self holds probabilities)
 //   aten::bernoulli.p(Tensor self, float p, *, Generator?)                                U < p
 //   aten::multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator?) Multinomial(Log(self))
@@ -75,6 +77,19 @@ void randint(Ctx& ctx) {
   ctx.set_output(0, ctx.op("Cast", {y}, {Attr::i("to", out)}));
 }
 
+// randint_like(self, high, dtype, layout, device, pin_memory, memory_format) (7 inputs) /
+// randint_like.low_dtype(self, low, high, ...) (8): self's dtype unless dtype is given.
+void randint_like(Ctx& ctx) {
+  Value x = ctx.input(0);
+  bool has_low = ctx.num_inputs() == 8;
+  Value low = has_low ? ctx.input(1) : ctx.make_int(0), high = ctx.input(has_low ? 2 : 1);
+  t2o_dtype out = output_dtype(ctx, 0, x.dtype());
+  Value u = ctx.op("RandomUniformLike", {x}, {Attr::i("dtype", T2O_DTYPE_DOUBLE)});
+  Value lo = to_dtype(ctx, low, T2O_DTYPE_DOUBLE), hi = to_dtype(ctx, high, T2O_DTYPE_DOUBLE);
+  Value y = ctx.op("Add", {ctx.op("Floor", {ctx.op("Mul", {u, ctx.op("Sub", {hi, lo})})}), lo});
+  ctx.set_output(0, ctx.op("Cast", {y}, {Attr::i("to", out)}));
+}
+
 void bernoulli(Ctx& ctx) {
   Value x = ctx.input(0);
   t2o_dtype out = output_dtype(ctx, 0, x.dtype()), dt = draw_dtype(x.dtype());
@@ -138,6 +153,7 @@ T2O_SYMBOLIC("aten::randn", 9) { rand(ctx, "RandomNormal"); }
 T2O_SYMBOLIC("aten::rand_like", 9) { rand_like(ctx, "RandomUniformLike"); }
 T2O_SYMBOLIC("aten::randn_like", 9) { rand_like(ctx, "RandomNormalLike"); }
 T2O_SYMBOLIC("aten::randint", 9) { randint(ctx); }
+T2O_SYMBOLIC("aten::randint_like", 9) { randint_like(ctx); }
 T2O_SYMBOLIC("aten::bernoulli", 9) { bernoulli(ctx); }
 T2O_SYMBOLIC("aten::multinomial", 9) { multinomial(ctx); }
 T2O_SYMBOLIC("aten::normal", 9) { normal(ctx); }

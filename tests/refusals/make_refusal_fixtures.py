@@ -22,7 +22,7 @@ def main():
         def forward(self, *xs):
             return self.fn(*xs)
 
-    from typing import List
+    from typing import Dict, List
 
     class NestedListAppend(torch.nn.Module):
         # a list of lists grown in a loop whose trip count is read at run time: an ONNX sequence of
@@ -49,7 +49,19 @@ def main():
         def forward(self, x):
             return torch.linspace(0.0, 1.0, int(x.size(0)) + int(x[0]))
 
+    class DictWriteInBranch(torch.nn.Module):
+        # a dict written inside a branch the example run decides: not folded into its entries
+        def forward(self, x):
+            out: Dict[str, torch.Tensor] = {}
+            out["a"] = x
+            if bool(x.sum() > 0):
+                out["b"] = x * 2
+            return out
+
     models = {
+        # a made-up example input (ones) that the op rejects: the error names the input and says to
+        # give its values with --example-inputs
+        "one_hot_made_up": (Fn(lambda i: torch.nn.functional.one_hot(i, 1)), [torch.tensor([0, 0, 0])]),
         "det_7x7": (Fn(lambda x: torch.det(x)), [torch.randn(7, 7)]),
         "inverse_5x5": (Fn(lambda x: torch.inverse(x)), [torch.randn(5, 5) + 3 * torch.eye(5)]),
         "unique_unsorted": (Fn(lambda x: torch.unique(x, sorted=False)), [torch.tensor([3, 1, 3])]),
@@ -66,6 +78,7 @@ def main():
     torch.jit.script(NestedListAppend()).save(os.path.join(out, "nested_list_append.pt"))
     torch.jit.script(ListIndexRuntime()).save(os.path.join(out, "list_index_runtime.pt"))
     torch.jit.script(ListSetRuntime()).save(os.path.join(out, "list_set_runtime.pt"))
+    torch.jit.script(DictWriteInBranch()).save(os.path.join(out, "dict_write_in_branch.pt"))
 
 
 if __name__ == "__main__":

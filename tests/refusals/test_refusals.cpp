@@ -48,6 +48,8 @@ INSTANTIATE_TEST_SUITE_P(
     Ops, Refused,
     ::testing::Values(
         Refusal{"det_7x7", {"float32[7,7]"}, 17, {"aten::linalg_det", "7x7", "up to 6x6"}},
+        Refusal{"one_hot_made_up", {"int64[3]"}, 17, {"was made up (ones)", "aten::one_hot", "--example-inputs"}},
+        Refusal{"dict_write_in_branch", {"float32[2,3]"}, 17, {"aten::_set_item"}},
         Refusal{"inverse_5x5", {"float32[5,5]"}, 17, {"aten::linalg_inv", "up to 4x4"}},
         Refusal{"unique_unsorted", {"int64[3]"}, 17, {"aten::_unique2", "sorted=False", "hash-table order"}},
         Refusal{"median_dim", {"float32[3,4]"}, 10, {"aten::median", "needs --opset 11", "(value, index)"}},

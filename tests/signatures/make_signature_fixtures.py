@@ -106,6 +106,15 @@ def models():
                 return x * alpha + n
             return x - n
 
+    class PrimitivesFirst(nn.Module):
+        # run-time primitives before and between tensors: the graph inputs keep forward()'s order
+        # and argument names, as a caller feeds them
+        def forward(self, flag: bool, x, scale: float, n: int):
+            y = x * scale + n
+            if flag:
+                y = y - 1
+            return y
+
     class OptionalInTuple(nn.Module):
         def forward(self, x, t: Tuple[Tensor, Optional[Tensor]]):
             a, b = t
@@ -202,7 +211,7 @@ def models():
 
     torch.manual_seed(0)
     return dict(LstmHx=LstmHx, TupleImages=TupleImages, Nested=Nested, DictInput=DictInput,
-                DictScripted=DictScripted, ListInput=ListInput, Primitives=Primitives,
+                DictScripted=DictScripted, ListInput=ListInput, Primitives=Primitives, PrimitivesFirst=PrimitivesFirst,
                 OptionalInTuple=OptionalInTuple, Bag=Bag, SaveTarget=SaveTarget, Containers=Containers,
                 ConvBn=ConvBn, ReturnsNumbers=ReturnsNumbers, TwoInputs=TwoInputs, NoTensor=NoTensor,
                 UsesFunction=UsesFunction, UsesSymbolic=UsesSymbolic)
@@ -271,6 +280,9 @@ def cases():
                 error=["forward() argument 'n' of type int", "int=N", "a float constant given"]),
            dict(args=["--input", "float32[4]", "--input", "int64[2]", "--input", "float=0.5", "--input", "bool=true"],
                 error=["forward() argument 'n' of type int", "a tensor given"])])
+    add("primitives_first_script", M["PrimitivesFirst"](), "script", (True, x4, 0.5, 3),
+        ok(["--input", "bool[]", "--input", "float32[4]", "--input", "float32[]", "--input", "int64[]"],
+           [(True, x4, 0.5, 3), (False, x4, -1.5, 7)], (9, 17), shows=["(%flag : ", "%x : ", "%scale : ", "%n : "]))
     opt_example = (x4, (rn(4), Const(None)))
     add("optional_in_tuple_script", M["OptionalInTuple"](), "script", opt_example,
         ok(["--input", "float32[4]", "--input", "(float32[4],none)"], [opt_example], (9, 17))

@@ -79,7 +79,7 @@ TEST_P(Signature, ExportsAndMatchesTorch) { export_runs(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Signatures, Signature,
                          ::testing::Values("lstm_hx", "lstm_hx_script", "tuple_images", "tuple_images_script",
                                            "nested_tuple", "nested_tuple_script", "lstm_dynamic", "dict_input",
-                                           "dict_input_script", "list_input_script", "primitives_script",
+                                           "dict_input_script", "list_input_script", "primitives_script", "primitives_first_script",
                                            "optional_in_tuple_script", "containers_script", "example_inputs_script",
                                            "bad_inputs", "saved_signature", "overloaded_forward_script",
                                            "saved_training", "saved_no_folding", "saved_numbers",

@@ -319,6 +319,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     for (const auto& method : module.get_methods()) inline_calls(*method.graph());
     out.dropped_state_updates = drop_running_stat_updates(module.get_method("forward").graph());
     out.state_in_call = thread_module_state(module.get_method("forward").graph(), module);
+    constant_instance_norm_stats(module, module.get_method("forward").graph());
     // libtorch freezes nothing of a module whose own flag is true (its submodules' flags do not
     // matter): forward()'s reads of that flag become the constant true, then the flag is cleared.
     if (root_training) {
@@ -375,6 +376,8 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     // Full constant propagation: also resolves `if x is None` branches on arguments frozen to None.
     torch::jit::ConstantPropagation(graph);
     fold_dict_arguments(dicts, *graph, /*after_propagation=*/true);
+    // The reads it answers (`"aux" in out`) may decide branches.
+    if (fold_dict_writes(graph)) torch::jit::ConstantPropagation(graph);
     functionalize_view_writes(graph);
     remove_assertions(graph);
     // LowerAllTuples corrupts some graphs that still hold control flow (scripted MultiheadAttention

@@ -18,6 +18,8 @@
 //                               dicts of new graph inputs, constants for primitives and None, defaults
 //                               for trailing arguments (signature.cpp); their simple tuples lowered
 //   3. remove list/tensor mutation, constant propagation; reads of bound dicts by key folded;
+//      (after it) fold_dict_writes: dicts forward() fills (`out["out"] = x`) become one
+//      DictConstruct per use, constant-key reads their values (dict_writes.cpp);
 //      (before it) prim::isinstance that the static types answer, unchecked_casts they satisfy
 //   4. functionalize_view_writes  in-place writes into views become slice_scatter/select_scatter
 //   5. remove_assertions        ifs that only raise (scripted asserts)
@@ -75,6 +77,10 @@ std::vector<std::string> thread_module_state(const std::shared_ptr<torch::jit::G
                                              const torch::jit::Module& module);
 // The one warning per attribute thread_module_state handled.
 void warn_state_in_call(const std::vector<std::string>& threaded, const std::function<void(const std::string&)>& warn);
+// Part of pass 1b: running_mean/running_var buffers read only as aten::instance_norm's running
+// statistics (InstanceNorm with track_running_stats=True) become constants, which libtorch's
+// freezing leaves as attributes (running_stats.cpp).
+void constant_instance_norm_stats(const torch::jit::Module& module, const std::shared_ptr<torch::jit::Graph>& graph);
 
 // The warnings --training gives on a prepared graph, as torch.onnx's: ops whose train flag disagrees
 // with the mode (exported with their own flag), train mode on a model with no op that trains
@@ -91,6 +97,12 @@ bool fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph, const T
 // with the location of each.
 void drop_raising_branches(const std::shared_ptr<torch::jit::Graph>& graph,
                            const std::function<void(const std::string&)>& warn);
+
+// Part of pass 3, after constant propagation (which folds the branches a frozen flag decides, as
+// torchvision's `if self.aux_classifier is not None`): string-keyed dicts filled by _set_item with
+// constant keys in the block that made them become a DictConstruct of the entries at each use
+// (dict_writes.cpp); others are left for the packs to refuse. Returns whether a dict was rewritten.
+bool fold_dict_writes(const std::shared_ptr<torch::jit::Graph>& graph);
 
 // Pass 7 (also run after the fold, which may unroll loops).
 void thread_list_mutation(const std::shared_ptr<torch::jit::Graph>& graph);

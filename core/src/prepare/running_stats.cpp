@@ -156,4 +156,41 @@ std::vector<std::string> drop_running_stat_updates(const std::shared_ptr<torch::
   return dropped;
 }
 
+// aten::instance_norm reads running_mean/running_var (nn.InstanceNorm*d with
+// track_running_stats=True), but libtorch's freezing leaves them as attributes: its alias analysis
+// takes the op as possibly writing them (it does, with use_input_stats=True, which the output never
+// reads). torch.onnx's symbolic reads them as constants and drops the update; so do we: a buffer
+// read only as instance_norm's running statistics becomes a constant copy of its value before
+// freezing.
+void constant_instance_norm_stats(const torch::jit::Module& module, const std::shared_ptr<torch::jit::Graph>& graph) {
+  if (graph->inputs().empty()) return;
+  Value* self = graph->inputs()[0];
+  static const c10::Symbol kInstanceNorm = c10::Symbol::fromQualString("aten::instance_norm");
+  std::function<void(torch::jit::Block*)> visit = [&](torch::jit::Block* block) {
+    for (Node* n : block->nodes()) {
+      for (auto* b : n->blocks()) visit(b);
+      if (n->kind() != c10::prim::GetAttr || !is_running_stat(n->s(c10::attr::name)) ||
+          n->output()->type()->kind() != c10::TypeKind::TensorType || !n->output()->hasUses())
+        continue;
+      bool only_stats = true;
+      for (const auto& use : n->output()->uses())
+        only_stats &= use.user->kind() == kInstanceNorm && (use.offset == 3 || use.offset == 4);
+      auto path = path_from_self(n->input(0), self);
+      if (!only_stats || !path) continue;
+      torch::jit::Module owner = module;
+      bool found = true;
+      for (const auto& name : *path) {
+        if (!owner.hasattr(name) || !owner.attr(name).isModule()) { found = false; break; }
+        owner = owner.attr(name).toModule();
+      }
+      if (!found || !owner.hasattr(n->s(c10::attr::name))) continue;
+      auto value = owner.attr(n->s(c10::attr::name));
+      if (!value.isTensor()) continue;
+      torch::jit::WithInsertPoint here(n);
+      n->output()->replaceAllUsesWith(graph->insertConstant(value.toTensor().detach().clone()));
+    }
+  };
+  visit(graph->block());
+}
+
 }  // namespace t2o::core

@@ -283,6 +283,29 @@ void copy_written_constants(const std::shared_ptr<torch::jit::Graph>& g) {
   }
 }
 
+// The op that reads graph input `v` directly as probabilities (multinomial, bernoulli), which must
+// be non-negative (and at most 1 for bernoulli): its made-up values are drawn from U[0, 1) instead
+// of N(0, 1). nullptr when there is none.
+const torch::jit::Node* reads_probabilities(const torch::jit::Value* v) {
+  for (const auto& use : v->uses()) {
+    std::string kind = use.user->kind().toQualString();
+    if (use.offset == 0 && (kind == "aten::multinomial" || kind == "aten::bernoulli")) return use.user;
+  }
+  return nullptr;
+}
+
+// Ops that reject some values of an input they read (indices out of range, classes, offsets,
+// unsorted boundaries, probabilities): the op that reads graph input `v` directly, or nullptr.
+const torch::jit::Node* checks_values(const torch::jit::Value* v) {
+  static const std::unordered_set<std::string> ops = {
+      "aten::multinomial", "aten::bernoulli", "aten::one_hot",      "aten::embedding",    "aten::embedding_bag",
+      "aten::searchsorted", "aten::bucketize", "aten::bincount",    "aten::index_select", "aten::gather",
+      "aten::scatter",     "aten::scatter_add", "aten::index",      "aten::take",         "aten::repeat_interleave"};
+  for (const auto& use : v->uses())
+    if (ops.count(use.user->kind().toQualString())) return use.user;
+  return nullptr;
+}
+
 }  // namespace
 
 void link_meta_kernels();  // meta_kernels.cpp
@@ -328,8 +351,10 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
     // Integers are ones (integer_fill_) unless --input-range says otherwise: valid as indices into any non-empty
     // dim, and safe as divisors.
     bool integer = at::isIntegralType(st, /*includeBool=*/false) && !at::isQIntType(st);
+    bool probabilities = at::isFloatingType(st) && reads_probabilities(model_.graph->inputs()[i]);
     at::Tensor t = meta                                 ? at::empty(shapes[i], opts.device(at::kMeta))
                    : given                              ? *given
+                   : probabilities                      ? at::rand(shapes[i], opts)
                    : at::isFloatingType(st)             ? at::randn(shapes[i], opts)
                    : at::isQIntType(st)                 ? quantized_example(shapes[i], st)
                    : st == at::kBool                    ? at::zeros(shapes[i], opts)
@@ -552,8 +577,24 @@ void ExampleRun::observe(const std::vector<std::vector<int64_t>>& shapes, std::v
   } catch (const ExportError&) {
     throw;
   } catch (const std::exception& e) {
+    // A made-up input read directly by an op that checks its values may be why: name it.
+    std::string hint;
+    auto names = input_names();
+    for (size_t i = 0; i < specs_.size() && i < model_.graph->inputs().size() && hint.empty(); ++i) {
+      bool given = i < model_.example_values.size() && model_.example_values[i].sizes().vec() == shapes[i];
+      const auto* op = given ? nullptr : checks_values(model_.graph->inputs()[i]);
+      if (!op) continue;
+      auto st = *dtype_from_name(specs_[i].dtype);
+      std::string made = at::isFloatingType(st) ? (reads_probabilities(model_.graph->inputs()[i]) ? "uniform in [0, 1)"
+                                                                                                   : "random normal")
+                         : st == at::kBool      ? "false"
+                         : options_.input_range ? "in --input-range"
+                                                : "ones";
+      hint = "; input '" + (i < names.size() ? names[i] : std::to_string(i)) + "' was made up (" + made +
+             ") and is read by " + op->kind().toQualString() + ": give its values with --example-inputs DIR";
+    }
     throw ExportError("running the model on example inputs (--input " + specs_text + ") failed: " +
-                      error_reason(e.what()), e.what());
+                      error_reason(e.what()) + hint, e.what());
   }
   if (varied != shapes) observed_.second = run_second(shapes, varied);
   observed_.value_dims_known = run_value(shapes);
