@@ -328,6 +328,10 @@ def main(pt, out):
     os.makedirs(os.path.join(out, "pb_huge"), exist_ok=True)
     raw(os.path.join("pb_huge", "input_0.pb"), tensor_proto([100000, 100000, 100000], 1, b"\0" * 16))
     add("pb_huge_dims", "bounds", example_dir=os.path.join(out, "pb_huge"), verify_dir=os.path.join(out, "pb_huge"))
+    # What libtorch's zip reader checks in its constructor (which leaks when it throws): refused first.
+    add("version_newer", "bounds", model=model("version_newer.pt", replaced(items, prefix + "/version", lambda d: b"11\n")))
+    add("version_missing", "bounds", model=model("version_missing.pt", [(n, d) for n, d in items if n != prefix + "/version"]))
+    add("first_member_outside_folder", "bounds", model=model("outside_folder.pt", [("stray", b"x")] + items))
     os.makedirs(os.path.join(out, "pack_nested"), exist_ok=True)
     raw(os.path.join("pack_nested", "deep.json"), b'{"torch2onnx_pack": 1, "name": "deep", "ops": ' + b"[" * 4000000)
     add("json_pack_nested", "pack", plugin_dir=os.path.join(out, "pack_nested"))

@@ -3,6 +3,8 @@
 
 #include "torch2onnx/core/exporter.hpp"
 
+#include <caffe2/serialize/versions.h>
+
 #include <cctype>
 #include <cstring>
 #include <fstream>
@@ -656,6 +658,57 @@ void check_json(const std::string& name, const std::vector<unsigned char>& text,
   }
 }
 
+// What libtorch's PyTorchStreamReader checks in its constructor, checked first: it throws from there
+// after opening the zip, so its destructor never frees miniz's reader state (a leak per refused file,
+// which LeakSanitizer reported). The reader takes the archive's folder from the first member's name,
+// then reads FOLDER/.data/version (else FOLDER/version) with std::stoull and wants a file format
+// version libtorch reads. miniz finds a name case-insensitively and either of two equal names: every
+// candidate must pass.
+void check_reader_start(File& file, const std::vector<Member>& members) {
+  if (members.empty()) refuse("the zip holds no members");
+  const std::string& first = members.front().name;
+  const size_t slash = first.find('/');
+  if (slash == std::string::npos) refuse("its first member " + shown_name(first) + " is not in a folder");
+  const std::string folder = first.substr(0, slash + 1);
+  auto same = [](const std::string& a, const std::string& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (std::tolower((unsigned char)a[i]) != std::tolower((unsigned char)b[i])) return false;
+    return true;
+  };
+  std::vector<const Member*> records;
+  for (const char* name : {".data/version", "version"}) {
+    for (const auto& m : members)
+      if (same(m.name, folder + name)) records.push_back(&m);
+    if (!records.empty()) break;
+  }
+  if (records.empty()) refuse("no version record (" + shown_name(folder + "version") + ")");
+  for (const Member* m : records) {
+    const auto bytes = read_member(file, *m);
+    const std::string text(bytes.begin(), bytes.end());
+    const std::string shown = "'" + (text.size() > 24 ? text.substr(0, 24) + "..." : text) + "'";
+    // std::stoull: spaces, a sign, then decimal digits up to the first other byte.
+    size_t i = 0;
+    while (i < text.size() && std::isspace((unsigned char)text[i])) ++i;
+    const bool negative = i < text.size() && text[i] == '-';
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    uint64_t version = 0;
+    size_t digits = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
+      const uint64_t d = (uint64_t)(text[i] - '0');
+      if (version > (UINT64_MAX - d) / 10) refuse("its version record " + shown + " is out of range");
+      version = version * 10 + d;
+    }
+    if (digits == 0) refuse("its version record " + shown + " is not a number");
+    if (negative) version = 0 - version;
+    if (version < caffe2::serialize::kMinSupportedFileFormatVersion ||
+        version > caffe2::serialize::kMaxSupportedFileFormatVersion)
+      refuse("file format version " + (negative ? shown : std::to_string(version)) + " (this libtorch reads " +
+             std::to_string(caffe2::serialize::kMinSupportedFileFormatVersion) + " to " +
+             std::to_string(caffe2::serialize::kMaxSupportedFileFormatVersion) + "; a newer PyTorch saved it?)");
+  }
+}
+
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -682,6 +735,7 @@ void check_archive_bounds(const std::string& path, const ArchiveBounds& bounds) 
   try {
     File file(path);
     const std::vector<Member> members = read_members(file, bounds);
+    check_reader_start(file, members);
     std::map<std::string, const Member*> by_name;
     for (const auto& m : members) by_name[m.name] = &m;
     for (const auto& m : members) {
