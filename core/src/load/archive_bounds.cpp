@@ -36,6 +36,11 @@ std::string shown_name(const std::string& name) {
   return "'" + (name.size() > 120 ? name.substr(0, 60) + "..." + name.substr(name.size() - 40) : name) + "'";
 }
 
+std::string lower(std::string s) {
+  for (char& c : s) c = (char)std::tolower((unsigned char)c);
+  return s;
+}
+
 uint64_t le(const unsigned char* p, int n) {
   uint64_t v = 0;
   for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
@@ -419,7 +424,7 @@ class PickleCheck {
     v->item_bytes = storage_item_bytes(id->items[1]->text);
     if (v->item_bytes == 0) return std::make_shared<Value>();
     const std::string name = tensor_dir_ + v->text;
-    auto it = members_.find(name);
+    auto it = members_.find(lower(name));
     if (it == members_.end()) return v;  // libtorch names the missing record itself
     v->number = std::max<int64_t>(v->number, 0);
     const uint64_t record = it->second->uncompressed;
@@ -736,17 +741,26 @@ void check_archive_bounds(const std::string& path, const ArchiveBounds& bounds) 
     File file(path);
     const std::vector<Member> members = read_members(file, bounds);
     check_reader_start(file, members);
+    // libtorch's reader (miniz) finds a record by name case-insensitively, and either of two equal
+    // names: names are compared in lower case, and of two equal ones the smaller record is the bound.
     std::map<std::string, const Member*> by_name;
-    for (const auto& m : members) by_name[m.name] = &m;
+    for (const auto& m : members) {
+      auto [it, inserted] = by_name.emplace(lower(m.name), &m);
+      if (!inserted && m.uncompressed < it->second->uncompressed) it->second = &m;
+    }
     for (const auto& m : members) {
       // Records are named ARCHIVE/...: the pickles, the code and the JSON libtorch and we parse.
       const size_t slash = m.name.find('/');
       if (slash == std::string::npos) continue;
-      const std::string prefix = m.name.substr(0, slash + 1), rest = m.name.substr(slash + 1);
+      const std::string prefix = lower(m.name.substr(0, slash + 1)), rest = lower(m.name.substr(slash + 1));
       if (rest == "data.pkl" || rest == "constants.pkl") {
         const std::string archive = rest.substr(0, rest.size() - 4);
         PickleCheck(m.name, prefix + archive + "/", by_name, bounds)
             .run(read_member(file, m));
+      } else if (ends_with(rest, "pkl")) {
+        // Every other pickle libtorch may read (code/*.py.debug_pkl, the source ranges it loads with
+        // the code): its unpickler allocates a string's claimed length before reading it.
+        PickleCheck(m.name, prefix + "data/", by_name, bounds).run(read_member(file, m));
       } else if (rest.rfind("code/", 0) == 0 && ends_with(rest, ".py")) {
         check_code(m.name, read_member(file, m), bounds);
       } else if (rest.rfind("extra/", 0) == 0 && ends_with(rest, ".json")) {
