@@ -336,6 +336,9 @@ def main(pt, out):
     # allocating a string's claimed length first (1.6 GB here).
     add("debug_pickle_string_claims", "bounds", model=model("debug_pkl.pt", replaced(
         items, code + ".debug_pkl", lambda d: b"\x80\x02X" + struct.pack("<I", 1677721649) + b"def f")))
+    # Found by fuzz_torchscript_load: libtorch grows its memo to the highest index written (27 GB here).
+    add("pickle_memo_index", "bounds", model=model("memo_index.pt", replaced(
+        items, data_pkl, lambda d: b"\x80\x02)r" + struct.pack("<I", 1701274079) + b".")))
     # miniz finds records case-insensitively: DATA.PKL is libtorch's data.pkl, checked as one.
     add("pickle_name_upper_case", "bounds", model=model("upper_case.pt", [
         ((prefix + "/DATA.PKL") if n == data_pkl else n, patch_int_after(d, is_cpu, 0, 1 << 40) if n == data_pkl else d)

@@ -233,7 +233,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Lie{"version_missing", "no version record"},
                       Lie{"first_member_outside_folder", "its first member 'stray' is not in a folder"},
                       Lie{"debug_pickle_string_claims", "a string of 1677721649 bytes runs past its end"},
-                      Lie{"pickle_name_upper_case", "declares 1099511627776 elements"}),
+                      Lie{"pickle_name_upper_case", "declares 1099511627776 elements"},
+                      Lie{"pickle_memo_index", "memo entry 1701274079 in a pickle of 9 bytes"}),
     [](const ::testing::TestParamInfo<Lie>& info) { return std::string(info.param.name); });
 
 // The rebuilt, unchanged archive exports: the lying copies differ from it only by their lie.

@@ -218,6 +218,7 @@ class PickleCheck {
       : record_(record), tensor_dir_(tensor_dir), members_(members), bounds_(bounds) {}
 
   void run(const std::vector<unsigned char>& code) {
+    code_size_ = code.size();
     size_t p = 0;
     auto need = [&](size_t n) {
       if (n > code.size() - p) refuse(record_ + ": truncated at byte " + std::to_string(p));
@@ -403,6 +404,11 @@ class PickleCheck {
   }
   void memo(uint64_t index) {
     if (stack_.empty()) refuse(record_ + ": memoizes an empty pickle stack");
+    // libtorch's memo is a vector grown to the highest index written (16 bytes an entry, filled at
+    // once): a pickle writes its entries in order, never more than it has bytes (found by
+    // fuzz_torchscript_load: LONG_BINPUT 1701274079 asked for 27 GB).
+    if (index > code_size_)
+      refuse(record_ + ": memo entry " + std::to_string(index) + " in a pickle of " + std::to_string(code_size_) + " bytes");
     if (memo_.size() > (1u << 24) && !memo_.count(index)) refuse(record_ + ": more than 16M memo entries");
     memo_[index] = stack_.back();
   }
@@ -552,6 +558,7 @@ class PickleCheck {
 
   std::string record_, tensor_dir_;
   const std::map<std::string, const Member*>& members_;
+  uint64_t code_size_ = 0;
   const ArchiveBounds& bounds_;
   std::vector<ValuePtr> stack_;
   std::map<uint64_t, ValuePtr> memo_;
