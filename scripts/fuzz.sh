@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/) with clang in their own build directory and runs each for a
-# while on a copy of its seed corpus (fuzz/corpus/NAME). No sanitizers beyond libFuzzer's own
-# (an ASan build is the next step on a machine with the room for it).
+# while on a copy of its seed corpus (fuzz/corpus/NAME), with its dictionary (fuzz/dict/NAME.dict) when
+# it has one. The targets' own sources are built with AddressSanitizer and UBSan too (fuzz/CMakeLists.txt).
 #   bash scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 # Environment: T2O_FUZZ_BUILD_DIR (default build-fuzz), T2O_JOBS (default 2).
 # A crash leaves its input as build-fuzz/fuzz/crash-*; the exit status is non-zero when one was found.
@@ -10,7 +10,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 SECONDS_EACH=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_input_spec fuzz_json_pack fuzz_tensor_file fuzz_archive_bounds)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_input_spec fuzz_json_pack fuzz_tensor_file fuzz_archive_bounds fuzz_torchscript_load fuzz_onnx_reader)
 BUILD=${T2O_FUZZ_BUILD_DIR:-build-fuzz}
 JOBS=${T2O_JOBS:-2}
 
@@ -23,10 +23,12 @@ for t in "${TARGETS[@]}"; do
   corpus="$BUILD/fuzz/corpus-${t#fuzz_}"
   mkdir -p "$corpus"
   cp -n fuzz/corpus/"${t#fuzz_}"/* "$corpus"/ 2>/dev/null || true
+  dict=()
+  [ -f "fuzz/dict/${t#fuzz_}.dict" ] && dict=("-dict=$PWD/fuzz/dict/${t#fuzz_}.dict")
   echo "==> $t: ${SECONDS_EACH} s"
   # -rss_limit_mb: a reader that allocated what a file claims shows as an out-of-memory crash.
   if ! (cd "$BUILD/fuzz" && ./"$t" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -max_len=65536 \
-          -print_final_stats=1 "corpus-${t#fuzz_}" 2>&1 | tail -n 12); then
+          -print_final_stats=1 "${dict[@]}" "corpus-${t#fuzz_}" 2>&1 | tail -n 12); then
     status=1
   fi
 done

@@ -328,6 +328,21 @@ def main(pt, out):
     os.makedirs(os.path.join(out, "pb_huge"), exist_ok=True)
     raw(os.path.join("pb_huge", "input_0.pb"), tensor_proto([100000, 100000, 100000], 1, b"\0" * 16))
     add("pb_huge_dims", "bounds", example_dir=os.path.join(out, "pb_huge"), verify_dir=os.path.join(out, "pb_huge"))
+    # What libtorch's zip reader checks in its constructor (which leaks when it throws): refused first.
+    add("version_newer", "bounds", model=model("version_newer.pt", replaced(items, prefix + "/version", lambda d: b"11\n")))
+    add("version_missing", "bounds", model=model("version_missing.pt", [(n, d) for n, d in items if n != prefix + "/version"]))
+    add("first_member_outside_folder", "bounds", model=model("outside_folder.pt", [("stray", b"x")] + items))
+    # Found by fuzz_torchscript_load: libtorch unpickles the code's debug pickles (source ranges) too,
+    # allocating a string's claimed length first (1.6 GB here).
+    add("debug_pickle_string_claims", "bounds", model=model("debug_pkl.pt", replaced(
+        items, code + ".debug_pkl", lambda d: b"\x80\x02X" + struct.pack("<I", 1677721649) + b"def f")))
+    # Found by fuzz_torchscript_load: libtorch grows its memo to the highest index written (27 GB here).
+    add("pickle_memo_index", "bounds", model=model("memo_index.pt", replaced(
+        items, data_pkl, lambda d: b"\x80\x02)r" + struct.pack("<I", 1701274079) + b".")))
+    # miniz finds records case-insensitively: DATA.PKL is libtorch's data.pkl, checked as one.
+    add("pickle_name_upper_case", "bounds", model=model("upper_case.pt", [
+        ((prefix + "/DATA.PKL") if n == data_pkl else n, patch_int_after(d, is_cpu, 0, 1 << 40) if n == data_pkl else d)
+        for n, d in items]))
     os.makedirs(os.path.join(out, "pack_nested"), exist_ok=True)
     raw(os.path.join("pack_nested", "deep.json"), b'{"torch2onnx_pack": 1, "name": "deep", "ops": ' + b"[" * 4000000)
     add("json_pack_nested", "pack", plugin_dir=os.path.join(out, "pack_nested"))

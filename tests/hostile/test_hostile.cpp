@@ -228,7 +228,13 @@ INSTANTIATE_TEST_SUITE_P(
                       Lie{"signature_nested", "JSON nested more than 64 deep"},
                       Lie{"input_spec_nested", "nested more than 100 deep"},
                       Lie{"npy_huge_shape", "bytes"},
-                      Lie{"pb_huge_dims", "bytes"}),
+                      Lie{"pb_huge_dims", "bytes"},
+                      Lie{"version_newer", "file format version 11 (this libtorch reads 1 to 10"},
+                      Lie{"version_missing", "no version record"},
+                      Lie{"first_member_outside_folder", "its first member 'stray' is not in a folder"},
+                      Lie{"debug_pickle_string_claims", "a string of 1677721649 bytes runs past its end"},
+                      Lie{"pickle_name_upper_case", "declares 1099511627776 elements"},
+                      Lie{"pickle_memo_index", "memo entry 1701274079 in a pickle of 9 bytes"}),
     [](const ::testing::TestParamInfo<Lie>& info) { return std::string(info.param.name); });
 
 // The rebuilt, unchanged archive exports: the lying copies differ from it only by their lie.

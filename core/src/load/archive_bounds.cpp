@@ -3,6 +3,8 @@
 
 #include "torch2onnx/core/exporter.hpp"
 
+#include <caffe2/serialize/versions.h>
+
 #include <cctype>
 #include <cstring>
 #include <fstream>
@@ -32,6 +34,11 @@ struct Refusal {
 // escapes it where the line is printed, this only keeps the line short.
 std::string shown_name(const std::string& name) {
   return "'" + (name.size() > 120 ? name.substr(0, 60) + "..." + name.substr(name.size() - 40) : name) + "'";
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = (char)std::tolower((unsigned char)c);
+  return s;
 }
 
 uint64_t le(const unsigned char* p, int n) {
@@ -211,6 +218,7 @@ class PickleCheck {
       : record_(record), tensor_dir_(tensor_dir), members_(members), bounds_(bounds) {}
 
   void run(const std::vector<unsigned char>& code) {
+    code_size_ = code.size();
     size_t p = 0;
     auto need = [&](size_t n) {
       if (n > code.size() - p) refuse(record_ + ": truncated at byte " + std::to_string(p));
@@ -396,6 +404,11 @@ class PickleCheck {
   }
   void memo(uint64_t index) {
     if (stack_.empty()) refuse(record_ + ": memoizes an empty pickle stack");
+    // libtorch's memo is a vector grown to the highest index written (16 bytes an entry, filled at
+    // once): a pickle writes its entries in order, never more than it has bytes (found by
+    // fuzz_torchscript_load: LONG_BINPUT 1701274079 asked for 27 GB).
+    if (index > code_size_)
+      refuse(record_ + ": memo entry " + std::to_string(index) + " in a pickle of " + std::to_string(code_size_) + " bytes");
     if (memo_.size() > (1u << 24) && !memo_.count(index)) refuse(record_ + ": more than 16M memo entries");
     memo_[index] = stack_.back();
   }
@@ -417,7 +430,7 @@ class PickleCheck {
     v->item_bytes = storage_item_bytes(id->items[1]->text);
     if (v->item_bytes == 0) return std::make_shared<Value>();
     const std::string name = tensor_dir_ + v->text;
-    auto it = members_.find(name);
+    auto it = members_.find(lower(name));
     if (it == members_.end()) return v;  // libtorch names the missing record itself
     v->number = std::max<int64_t>(v->number, 0);
     const uint64_t record = it->second->uncompressed;
@@ -545,6 +558,7 @@ class PickleCheck {
 
   std::string record_, tensor_dir_;
   const std::map<std::string, const Member*>& members_;
+  uint64_t code_size_ = 0;
   const ArchiveBounds& bounds_;
   std::vector<ValuePtr> stack_;
   std::map<uint64_t, ValuePtr> memo_;
@@ -656,6 +670,57 @@ void check_json(const std::string& name, const std::vector<unsigned char>& text,
   }
 }
 
+// What libtorch's PyTorchStreamReader checks in its constructor, checked first: it throws from there
+// after opening the zip, so its destructor never frees miniz's reader state (a leak per refused file,
+// which LeakSanitizer reported). The reader takes the archive's folder from the first member's name,
+// then reads FOLDER/.data/version (else FOLDER/version) with std::stoull and wants a file format
+// version libtorch reads. miniz finds a name case-insensitively and either of two equal names: every
+// candidate must pass.
+void check_reader_start(File& file, const std::vector<Member>& members) {
+  if (members.empty()) refuse("the zip holds no members");
+  const std::string& first = members.front().name;
+  const size_t slash = first.find('/');
+  if (slash == std::string::npos) refuse("its first member " + shown_name(first) + " is not in a folder");
+  const std::string folder = first.substr(0, slash + 1);
+  auto same = [](const std::string& a, const std::string& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (std::tolower((unsigned char)a[i]) != std::tolower((unsigned char)b[i])) return false;
+    return true;
+  };
+  std::vector<const Member*> records;
+  for (const char* name : {".data/version", "version"}) {
+    for (const auto& m : members)
+      if (same(m.name, folder + name)) records.push_back(&m);
+    if (!records.empty()) break;
+  }
+  if (records.empty()) refuse("no version record (" + shown_name(folder + "version") + ")");
+  for (const Member* m : records) {
+    const auto bytes = read_member(file, *m);
+    const std::string text(bytes.begin(), bytes.end());
+    const std::string shown = "'" + (text.size() > 24 ? text.substr(0, 24) + "..." : text) + "'";
+    // std::stoull: spaces, a sign, then decimal digits up to the first other byte.
+    size_t i = 0;
+    while (i < text.size() && std::isspace((unsigned char)text[i])) ++i;
+    const bool negative = i < text.size() && text[i] == '-';
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    uint64_t version = 0;
+    size_t digits = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
+      const uint64_t d = (uint64_t)(text[i] - '0');
+      if (version > (UINT64_MAX - d) / 10) refuse("its version record " + shown + " is out of range");
+      version = version * 10 + d;
+    }
+    if (digits == 0) refuse("its version record " + shown + " is not a number");
+    if (negative) version = 0 - version;
+    if (version < caffe2::serialize::kMinSupportedFileFormatVersion ||
+        version > caffe2::serialize::kMaxSupportedFileFormatVersion)
+      refuse("file format version " + (negative ? shown : std::to_string(version)) + " (this libtorch reads " +
+             std::to_string(caffe2::serialize::kMinSupportedFileFormatVersion) + " to " +
+             std::to_string(caffe2::serialize::kMaxSupportedFileFormatVersion) + "; a newer PyTorch saved it?)");
+  }
+}
+
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -682,17 +747,27 @@ void check_archive_bounds(const std::string& path, const ArchiveBounds& bounds) 
   try {
     File file(path);
     const std::vector<Member> members = read_members(file, bounds);
+    check_reader_start(file, members);
+    // libtorch's reader (miniz) finds a record by name case-insensitively, and either of two equal
+    // names: names are compared in lower case, and of two equal ones the smaller record is the bound.
     std::map<std::string, const Member*> by_name;
-    for (const auto& m : members) by_name[m.name] = &m;
+    for (const auto& m : members) {
+      auto [it, inserted] = by_name.emplace(lower(m.name), &m);
+      if (!inserted && m.uncompressed < it->second->uncompressed) it->second = &m;
+    }
     for (const auto& m : members) {
       // Records are named ARCHIVE/...: the pickles, the code and the JSON libtorch and we parse.
       const size_t slash = m.name.find('/');
       if (slash == std::string::npos) continue;
-      const std::string prefix = m.name.substr(0, slash + 1), rest = m.name.substr(slash + 1);
+      const std::string prefix = lower(m.name.substr(0, slash + 1)), rest = lower(m.name.substr(slash + 1));
       if (rest == "data.pkl" || rest == "constants.pkl") {
         const std::string archive = rest.substr(0, rest.size() - 4);
         PickleCheck(m.name, prefix + archive + "/", by_name, bounds)
             .run(read_member(file, m));
+      } else if (ends_with(rest, "pkl")) {
+        // Every other pickle libtorch may read (code/*.py.debug_pkl, the source ranges it loads with
+        // the code): its unpickler allocates a string's claimed length before reading it.
+        PickleCheck(m.name, prefix + "data/", by_name, bounds).run(read_member(file, m));
       } else if (rest.rfind("code/", 0) == 0 && ends_with(rest, ".py")) {
         check_code(m.name, read_member(file, m), bounds);
       } else if (rest.rfind("extra/", 0) == 0 && ends_with(rest, ".json")) {

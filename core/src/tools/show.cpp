@@ -7,6 +7,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -86,8 +87,10 @@ std::string tensor_text(const onnx::TensorProto& t) {
 
 // A constant's value when it is one number (as torch.onnx prints value={9216}), else its type.
 std::string constant_text(const onnx::TensorProto& t) {
+  // The element count, when it is a small one (the file's dims may be negative or multiply past int64).
   int64_t n = 1;
-  for (auto d : t.dims()) n *= d;
+  for (auto d : t.dims())
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) n = INT64_MAX;
   auto st = torch_dtype(t.data_type());
   if (n == 1 && st && t.has_raw_data()) {
     const std::string& raw = t.raw_data();
