@@ -39,13 +39,6 @@ std::string describe(Value* object, const std::string& attribute) {
   return "attribute '" + attribute + "' of " + owner;
 }
 
-// Whether `user` writes the value it takes at input `offset` (its schema says (a!)).
-bool writes_input(Node* user, size_t offset) {
-  const c10::FunctionSchema* schema = user->maybeSchema();
-  if (!schema || offset >= schema->arguments().size()) return false;
-  const auto* alias = schema->arguments()[offset].alias_info();
-  return alias && alias->isWrite();
-}
 
 // The outputs of `user` that alias its input `offset` (views: `Tensor(a) self -> Tensor(a)`).
 std::vector<Value*> aliases_of(Node* user, size_t offset) {
@@ -111,6 +104,13 @@ void scan(torch::jit::Block* block, std::vector<Finding>& writes, std::vector<Fi
 }
 
 }  // namespace
+
+bool writes_input(torch::jit::Node* user, size_t offset) {
+  const c10::FunctionSchema* schema = user->maybeSchema();
+  if (!schema || offset >= schema->arguments().size()) return false;
+  const auto* alias = schema->arguments()[offset].alias_info();
+  return alias && alias->isWrite();
+}
 
 std::string module_state_error(const torch::jit::Module& frozen) {
   auto graph = frozen.get_method("forward").graph();

@@ -249,45 +249,6 @@ void define_forward_from_overload(torch::jit::Module& module, const std::string&
                     " take class instances an export cannot give");
 }
 
-// torch::jit::Inline, on each callee's own graph: libtorch's inlines the callee's optimized_graph(),
-// which first runs peephole, constant propagation and alias analysis on every submodule's forward
-// (a third of resnet50's preparation); the passes below do that work once, on the whole graph.
-// Callees are inlined bottom-up, each once, in place (the module is the export's own copy): a
-// callee's nodes then carry their call stacks from it, as libtorch's give them (local functions
-// and source locations read those).
-void inline_calls(torch::jit::Block* block, std::unordered_set<const torch::jit::GraphFunction*>& done);
-
-void inline_function(torch::jit::GraphFunction* fn, std::unordered_set<const torch::jit::GraphFunction*>& done) {
-  if (done.insert(fn).second) inline_calls(fn->graph()->block(), done);
-}
-
-void inline_calls(torch::jit::Block* block, std::unordered_set<const torch::jit::GraphFunction*>& done) {
-  for (auto it = block->nodes().begin(); it != block->nodes().end();) {
-    torch::jit::Node* cur = *it;
-    ++it;  // the callee's nodes go in before cur, already inlined
-    for (auto* b : cur->blocks()) inline_calls(b, done);
-    torch::jit::GraphFunction* callee = nullptr;
-    torch::jit::Node* function_constant = nullptr;
-    if (cur->kind() == c10::prim::CallMethod) {
-      if (auto cls = cur->input(0)->type()->cast<c10::ClassType>())
-        callee = torch::jit::tryToGraphFunction(cls->getMethod(cur->s(c10::attr::name)));
-    } else if (cur->kind() == c10::prim::CallFunction && cur->input(0)->node()->kind() == c10::prim::Constant) {
-      function_constant = cur->input(0)->node();
-      callee = torch::jit::tryToGraphFunction(*function_constant->output()->type()->expectRef<c10::FunctionType>().function());
-    }
-    if (!callee) continue;
-    inline_function(callee, done);
-    if (function_constant) cur->removeInput(0);
-    torch::jit::inlineCallTo(cur, callee, /*use_graph=*/false);
-    if (function_constant && !function_constant->hasUses()) function_constant->destroy();
-  }
-}
-
-void inline_calls(torch::jit::Graph& graph) {
-  std::unordered_set<const torch::jit::GraphFunction*> done;
-  inline_calls(graph.block(), done);
-}
-
 // torch::jit::freeze without its eval-mode check: its two steps, which freeze a module in training
 // mode as well (torch.onnx freezes training-mode modules the same way, with _freeze_module).
 torch::jit::Module freeze_in_any_mode(const torch::jit::Module& module) {
@@ -316,7 +277,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     // Calls inlined here, not by freezing: freezing inlines forward then deletes the methods it
     // called (forward -> self._impl), and the inlined nodes' call stacks still point at them, which
     // libtorch's interpreter reads (a crash in the example run of a scripted MobileNetV3).
-    for (const auto& method : module.get_methods()) inline_calls(*method.graph());
+    for (const auto& method : module.get_methods()) torch::jit::Inline(*method.graph());
     out.dropped_state_updates = drop_running_stat_updates(module.get_method("forward").graph());
     out.state_in_call = thread_module_state(module.get_method("forward").graph(), module);
     constant_instance_norm_stats(module, module.get_method("forward").graph());
@@ -344,7 +305,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     if (out.module.get_method("forward").graph()->inputs()[0]->hasUses()) {
       for (const auto& submodule : module.modules())
         for (const auto& method : submodule.get_methods()) {
-          inline_calls(*method.graph());  // calls make every argument escape: no rewrite
+          torch::jit::Inline(*method.graph());  // calls make every argument escape: no rewrite
           torch::jit::RemoveTensorMutation(method.graph());
         }
       out.module = freeze_in_any_mode(module);

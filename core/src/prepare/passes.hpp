@@ -82,6 +82,10 @@ void warn_state_in_call(const std::vector<std::string>& threaded, const std::fun
 // freezing leaves as attributes (running_stats.cpp).
 void constant_instance_norm_stats(const torch::jit::Module& module, const std::shared_ptr<torch::jit::Graph>& graph);
 
+// Whether `user` writes the value it takes at input `offset` ((a!) in its schema); shared by the
+// passes that follow module state (module_state.cpp).
+bool writes_input(torch::jit::Node* user, size_t offset);
+
 // The warnings --training gives on a prepared graph, as torch.onnx's: ops whose train flag disagrees
 // with the mode (exported with their own flag), train mode on a model with no op that trains
 // differently, running-statistics updates not exported (training_mode.cpp).

@@ -52,14 +52,7 @@ std::string joined(const std::vector<std::string>& path, const std::string& last
   return out + last;
 }
 
-// Whether `user` writes the value at input `offset` ((a!) in its schema), and whether an output of
-// it aliases that input (a view, or the in-place op's own result).
-bool writes_input(Node* user, size_t offset) {
-  const c10::FunctionSchema* schema = user->maybeSchema();
-  if (!schema || offset >= schema->arguments().size()) return false;
-  const auto* alias = schema->arguments()[offset].alias_info();
-  return alias && alias->isWrite();
-}
+// Whether an output of `user` aliases its input `offset` (a view, or the in-place op's own result).
 bool may_alias_input(Node* user, size_t offset) {
   if (user->kind() == c10::prim::SetAttr || user->kind() == c10::prim::ListConstruct ||
       user->kind() == c10::prim::TupleConstruct || user->kind() == c10::prim::DictConstruct ||

@@ -46,12 +46,6 @@ std::optional<std::vector<std::string>> path_from_self(Value* object, Value* sel
   return path;
 }
 
-bool writes_input(Node* user, size_t offset) {
-  const c10::FunctionSchema* schema = user->maybeSchema();
-  if (!schema || offset >= schema->arguments().size()) return false;
-  const auto* alias = schema->arguments()[offset].alias_info();
-  return alias && alias->isWrite();
-}
 
 // The outputs of `user` that may alias its input `offset`: views and in-place results (their
 // schema's alias set), and the elements taken out of a list (`t[](a) -> t(*)`).

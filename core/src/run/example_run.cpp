@@ -269,6 +269,7 @@ void copy_written_constants(const std::shared_ptr<torch::jit::Graph>& g) {
   torch::jit::AliasDb db(g, /*isFrozen=*/true);
   for (auto* c : constants) {
     auto* v = c->output();
+    if (!c->hasAttribute(c10::attr::value)) continue;  // None
     if (!stats.count(v) && !db.hasWriters(v)) continue;
     if (c->kindOf(c10::attr::value) == torch::jit::AttributeKind::t) {
       c->t_(c10::attr::value, c->t(c10::attr::value).clone());
