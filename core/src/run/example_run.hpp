@@ -75,6 +75,10 @@ class ExampleRun {
   std::vector<std::vector<std::vector<int64_t>>> other_sizes_;
 };
 
+// A tensor (or Optional tensor) type, and a list of tensors.
+bool is_tensor_type(const c10::TypePtr& type);
+bool is_tensor_list(const c10::TypePtr& type);
+
 // Values the runs never reached (a branch not taken, a loop that ran no iteration) get types by
 // running each such node alone on meta tensors of its inputs' recorded types.
 void propagate_unobserved(torch::jit::Block* block, TypeTable& types);
