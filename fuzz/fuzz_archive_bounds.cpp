@@ -22,5 +22,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     t2o::core::check_archive_bounds(path);
   } catch (const t2o::core::ExportError&) {
   }
+  std::remove(path.c_str());  // no file per process left in /dev/shm
   return 0;
 }

@@ -14,5 +14,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::fwrite(data, 1, size, f);
   std::fclose(f);
   (void)t2o::registry::json_pack::parse_file(path);
+  std::remove(path.c_str());  // no file per process left in /dev/shm
   return 0;
 }

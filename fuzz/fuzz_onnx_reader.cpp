@@ -21,5 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)t2o::core::onnx_outputs(path);
   } catch (const t2o::core::ExportError&) {
   }
+  std::remove(path.c_str());  // no file per process left in /dev/shm
   return 0;
 }

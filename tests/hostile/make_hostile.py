@@ -319,6 +319,11 @@ def main(pt, out):
     subscripts = b"    _c = x" + b"[0]" * 100000 + b"\n    fc = self.fc\n"
     add("code_subscript_chain", "bounds",
         model=model("code_subscripts.pt", replaced(items, code, lambda d: d.replace(b"    fc = self.fc\n", subscripts, 1)), ()))
+    # A class-level "NAME = value" without a type: libtorch 1.13 dereferences the missing type (a crash
+    # found by fuzz_torchscript_load).
+    add("code_untyped_class_constant", "bounds",
+        model=model("code_class_constant.pt", replaced(items, code, lambda d: d.replace(b"  __buffers__ = []\n",
+                                                                                     b"  __buffers__ = []\n  _versions__ = []\n", 1))))
     add("signature_nested", "bounds",
         model=model("signature_nested.pt", items + [(prefix + "/extra/torch2onnx_signature.json", b"[" * 2000000)]))
     os.makedirs(os.path.join(out, "npy_huge"), exist_ok=True)

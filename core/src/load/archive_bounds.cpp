@@ -570,6 +570,30 @@ class PickleCheck {
 // libtorch's parser and compiler recurse once per bracket and per block: their depth is bounded here.
 bool one_of(std::string_view chars, char c) { return chars.find(c) != std::string_view::npos; }
 
+bool line_has(const std::vector<unsigned char>& text, size_t i, std::string_view what) {
+  const auto* begin = reinterpret_cast<const char*>(text.data());
+  const std::string_view rest(begin + i, text.size() - i);
+  return rest.substr(0, rest.find('\n')).find(what) != std::string_view::npos;
+}
+
+// A statement directly in a class body. libtorch reads "NAME = value" as one of the module's lists
+// (__parameters__, __buffers__, the hook lists) or, for any other name, as a constant that must be
+// typed ("NAME : Final[int] = 3"); without the type it dereferences a type that is not there.
+void check_class_level(const std::vector<unsigned char>& text, size_t i, const std::string& where) {
+  size_t end = i;
+  while (end < text.size() && (std::isalnum(text[end]) || text[end] == '_')) ++end;
+  if (end == i) return;
+  size_t next = end;
+  while (next < text.size() && text[next] == ' ') ++next;
+  if (next >= text.size() || text[next] != '=' || (next + 1 < text.size() && text[next + 1] == '=')) return;
+  const std::string word(reinterpret_cast<const char*>(&text[i]), std::min<size_t>(end - i, 64));
+  if (word == "__parameters__" || word == "__buffers__" || word == "__forward_pre_hooks__" ||
+      word == "__forward_hooks__")
+    return;
+  refuse(where + "the class-level assignment '" + word + (end - i > 64 ? "..." : "") +
+         " = ...' has no type (libtorch reads it as a constant, which must be declared 'NAME : Final[T] = value')");
+}
+
 void check_code(const std::string& name, const std::vector<unsigned char>& text, const ArchiveBounds& bounds) {
   size_t line_start = 0, line_no = 1;
   std::vector<size_t> indents = {0};
@@ -579,6 +603,12 @@ void check_code(const std::string& name, const std::vector<unsigned char>& text,
   size_t chained = 0;
   bool at_line_start = true;
   char quote = 0;
+  // Indent of the class bodies open at this point: libtorch reads a class-level "NAME = value" with no
+  // type as a constant and dereferences the missing type (a crash, not an error), so only the
+  // assignments it reads as lists, or typed ones, are let through.
+  std::vector<size_t> class_bodies;
+  bool class_opened = false;
+  size_t class_line_indent = 0;
   const auto where = [&] { return name + ":" + std::to_string(line_no) + ": "; };
   const auto add_operator = [&] {
     ++operators.back();
@@ -607,6 +637,13 @@ void check_code(const std::string& name, const std::vector<unsigned char>& text,
         if (width > indents.back()) indents.push_back(width);
         if (indents.size() - 1 > bounds.max_code_indent_levels)
           refuse(where() + "blocks nested more than " + std::to_string(bounds.max_code_indent_levels) + " deep");
+        while (!class_bodies.empty() && width < class_bodies.back()) class_bodies.pop_back();
+        if (class_opened && width > class_line_indent) class_bodies.push_back(width);
+        class_opened = false;
+        if (!class_bodies.empty() && width == class_bodies.back()) check_class_level(text, i, where());
+        // An Enum's members are untyped assignments libtorch reads as such: its body is not checked.
+        if (text.size() - i > 6 && std::memcmp(&text[i], "class ", 6) == 0 && !line_has(text, i, "(Enum)"))
+          class_opened = true, class_line_indent = width;
       }
     }
     if (quote) {
