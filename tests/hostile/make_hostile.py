@@ -324,6 +324,16 @@ def main(pt, out):
     add("code_untyped_class_constant", "bounds",
         model=model("code_class_constant.pt", replaced(items, code, lambda d: d.replace(b"  __buffers__ = []\n",
                                                                                      b"  __buffers__ = []\n  _versions__ = []\n", 1))))
+    # A source-range record whose text refers to string 200 of a short table: libtorch indexes its table
+    # unchecked when it reports an error (a SEGV found by fuzz_torchscript_load); the code is broken too,
+    # so that libtorch would report one.
+    def bad_string_index(d):
+        at = d.index(b"build_intlist\n")
+        k = d.index(b"](K", at) + 3
+        return d[:k] + b"\xc8" + d[k + 1:]
+    add("debug_range_string_index", "bounds",
+        model=model("debug_range.pt", replaced(replaced(items, code + ".debug_pkl", bad_string_index), code,
+                                               lambda d: d.replace(b"def forward(", b"def forward<(", 1))))
     add("signature_nested", "bounds",
         model=model("signature_nested.pt", items + [(prefix + "/extra/torch2onnx_signature.json", b"[" * 2000000)]))
     os.makedirs(os.path.join(out, "npy_huge"), exist_ok=True)

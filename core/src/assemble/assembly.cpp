@@ -4,6 +4,7 @@
 
 #include "torch2onnx/core/dtype_table.hpp"
 #include "torch2onnx/core/ir_version.hpp"
+#include "common/deferred_tensors.hpp"
 #include "common/locations.hpp"
 
 #include <algorithm>
@@ -232,6 +233,7 @@ ConvertedModel assemble(Session& s) {
       add_input_for(init);
       out.streamed.push_back({init.name, init.dtype, init.dims, init.tensor, s.options.keep_initializers_as_inputs});
     } else {
+      deferred::materialize(init.tensor);
       t->set_raw_data(init.tensor.data_ptr(), n);
       if (s.options.keep_initializers_as_inputs) add_input_for(init);
     }

@@ -1,5 +1,6 @@
 #include "assemble/model_writer.hpp"
 
+#include "common/deferred_tensors.hpp"
 #include "load/lazy_weights.hpp"
 
 #include "torch2onnx/core/exporter.hpp"
@@ -165,13 +166,13 @@ WriteResult write_model(onnx::ModelProto& skeleton, std::vector<StreamedTensor>&
         uint64_t pad = (64 - offset % 64) % 64;
         data.put(zeros, pad);
         offset += pad;
-        const char* p = static_cast<const char*>(s.tensor.data_ptr());
         uint64_t n = s.tensor.nbytes();
         placed[s.name] = {offset, n};
-        for (uint64_t done = 0; done < n; done += kChunk) {
-          data.put(p + done, std::min(kChunk, n - done));
-          report(offset + done);
-        }
+        uint64_t done = 0;
+        deferred::stream_bytes(s.tensor, kChunk, [&](const char* p, size_t k) {
+          data.put(p, k);
+          report(offset + (done += k));
+        });
         offset += n;
         s.tensor = at::Tensor();  // written: let the memory go
       }
@@ -233,18 +234,16 @@ WriteResult write_model(onnx::ModelProto& skeleton, std::vector<StreamedTensor>&
     uint64_t done = 0;
     for (size_t i = 0; i < streamed.size(); ++i) {
       auto& s = streamed[i];
-      const char* p = static_cast<const char*>(s.tensor.data_ptr());
       uint64_t n = s.tensor.nbytes();
       out.put_varint(tag(kGraphInitializerField));
       out.put_varint(entry_sizes[i]);
       out.put_message(headers[i]);
       out.put_varint(tag(kTensorRawDataField));
       out.put_varint(n);
-      for (uint64_t off = 0; off < n; off += kChunk) {
-        out.put(p + off, std::min(kChunk, n - off));
-        report(done + off);
-      }
-      done += n;
+      deferred::stream_bytes(s.tensor, kChunk, [&](const char* p, size_t k) {
+        out.put(p, k);
+        report(done += k);
+      });
       s.tensor = at::Tensor();  // written: let the memory go
     }
     out.close();

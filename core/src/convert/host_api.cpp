@@ -1,5 +1,6 @@
 // The host side of the C ABI: the function table symbolics call. Every function catches everything:
 // no exception crosses the boundary; failures become a status plus a message on the context.
+#include "common/deferred_tensors.hpp"
 #include "convert/session.hpp"
 #include "convert/walk.hpp"
 #include "convert/quantized_values.hpp"
@@ -209,6 +210,7 @@ t2o_status h_value_tensor_data(t2o_ctx* ctx, t2o_value v, const void** data, siz
   const auto& r = ctx->session->values.rec(v);
   if (r.kind != T2O_KIND_TENSOR || !r.constant || !r.tensor.defined())
     return fail(ctx, "expected a constant tensor");
+  deferred::materialize(r.tensor);  // a folded weight's values, computed on first read
   *data = r.tensor.data_ptr();
   *nbytes = r.tensor.nbytes();
   return T2O_OK;

@@ -1,5 +1,6 @@
 #include "convert/value_table.hpp"
 
+#include "common/deferred_tensors.hpp"
 #include "common/locations.hpp"
 #include "torch2onnx/core/dtype_table.hpp"
 #include "torch2onnx/core/exporter.hpp"
@@ -369,6 +370,7 @@ t2o_value emit_node(ValueTable& values, GraphBuilder& graph, const t2o_node_spec
           return T2O_NO_VALUE;
         }
         const auto& t = values.rec(a.tensor).tensor;
+        deferred::materialize(t);
         attr->set_type(onnx::AttributeProto::TENSOR);
         auto* tp = attr->mutable_t();
         tp->set_data_type(values.rec(a.tensor).dtype);

@@ -1,5 +1,6 @@
 // Bounding a TorchScript archive's claims before libtorch reads it: see archive_bounds.hpp.
 #include "load/archive_bounds.hpp"
+#include "load/debug_ranges.hpp"
 
 #include "torch2onnx/core/exporter.hpp"
 
@@ -806,7 +807,10 @@ void check_archive_bounds(const std::string& path, const ArchiveBounds& bounds) 
         // the code): its unpickler allocates a string's claimed length before reading it. Top-level
         // pickles it does not know (PyTorch 2.x's traced_inputs.pkl, whose tensor records are
         // written empty) are never read, so not checked.
-        PickleCheck(m.name, prefix + "data/", by_name, bounds).run(read_member(file, m));
+        const auto bytes = read_member(file, m);
+        PickleCheck(m.name, prefix + "data/", by_name, bounds).run(bytes);
+        if (ends_with(rest, ".debug_pkl"))
+          if (auto why = debug_ranges_problem(bytes)) refuse(m.name + ": " + *why);
       } else if (rest.rfind("code/", 0) == 0 && ends_with(rest, ".py")) {
         check_code(m.name, read_member(file, m), bounds);
       } else if (rest.rfind("extra/", 0) == 0 && ends_with(rest, ".json")) {

@@ -15,10 +15,11 @@
 // ranks they recorded. Grouped transposed convolutions are folded per group.
 #include "prepare/passes.hpp"
 
+#include "common/deferred_tensors.hpp"
+
 #include <ATen/ATen.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
 
-#include <sys/mman.h>
 
 namespace t2o::core {
 
@@ -29,21 +30,8 @@ using torch::jit::Value;
 
 bool is_kind(const Node* n, const char* qual) { return n->kind() == c10::Symbol::fromQualString(qual); }
 
-// Memory for a large folded weight, backed by transparent huge pages where the system gives them on
-// request (madvise mode, Debian's default): one page fault per 2 MiB instead of per 4 KiB. Faulting
-// in fresh 4 KiB pages was most of the fold's time (resnet50: 100 MB of new weights).
-at::Tensor fresh_weight(const at::Tensor& like) {
-  constexpr size_t kHuge = size_t(2) << 20;
-  const size_t bytes = size_t(like.numel()) * like.element_size();
-  auto options = like.options().memory_format(c10::nullopt);
-  if (bytes < kHuge) return at::empty(like.sizes(), options);
-  const size_t mapped = (bytes + kHuge - 1) / kHuge * kHuge + kHuge;  // room to align to 2 MiB
-  void* base = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (base == MAP_FAILED) return at::empty(like.sizes(), options);
-  char* aligned = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(base) + kHuge - 1) & ~uintptr_t(kHuge - 1));
-  madvise(aligned, mapped - size_t(aligned - static_cast<char*>(base)), MADV_HUGEPAGE);  // a hint: may be refused
-  return at::from_blob(aligned, like.sizes(), [base, mapped](void*) { munmap(base, mapped); }, options);
-}
+// Folded weights from this size on are computed while the file is written.
+constexpr size_t kDeferredBytes = size_t(1) << 20;
 
 std::optional<at::Tensor> constant_tensor(const Value* v) {
   if (v->node()->kind() != c10::prim::Constant) return std::nullopt;
@@ -175,23 +163,32 @@ struct Folder {
     const at::Tensor b = bias ? *bias : at::zeros_like(*mean);
     const at::Tensor var_rsqrt = at::rsqrt(*var + *eps);
     const at::Tensor scale = w_bn * var_rsqrt;
-    at::Tensor new_w = fresh_weight(*weight);
-    if (layer->linear) {
-      at::mul_out(new_w, *weight, scale.unsqueeze(-1));
-    } else if (layer->transposed) {
-      // [in, out/groups, k...]: output channel g*(out/groups)+j is column j of group g's rows.
-      std::vector<int64_t> grouped = {layer->groups, weight->size(0) / layer->groups, weight->size(1)};
-      std::vector<int64_t> scale_shape = {layer->groups, 1, weight->size(1)};
-      for (int64_t d = 2; d < weight->dim(); ++d) {
-        grouped.push_back(weight->size(d));
-        scale_shape.push_back(1);
+    // W' row by row (rows along dim 0): a row's scale is its output channel's, or for a transposed
+    // convolution ([in, out/groups, k...]) its group's run of output channels.
+    const int64_t rank = weight->dim();
+    auto fill = [w = *weight, scale, transposed = layer->transposed, groups = layer->groups, rank](
+                    int64_t first, int64_t count, at::Tensor& out) {
+      at::NoGradGuard no_grad;
+      std::vector<int64_t> shape(rank, 1);
+      shape[0] = count;
+      at::Tensor row_scale;
+      if (!transposed) {
+        row_scale = scale.narrow(0, first, count).reshape(shape);
+      } else {
+        const int64_t in_per_group = w.size(0) / groups, out_per_group = w.size(1);
+        const at::Tensor group_of_row = at::arange(first, first + count, at::kLong).div(in_per_group, "floor");
+        shape[1] = out_per_group;
+        row_scale = scale.reshape({groups, out_per_group}).index_select(0, group_of_row).reshape(shape);
       }
-      at::Tensor grouped_w = new_w.view(grouped);
-      at::mul_out(grouped_w, weight->reshape(grouped), scale.reshape(scale_shape));
+      at::mul_out(out, w.narrow(0, first, count), row_scale);
+    };
+    // A large W' is only registered here: the writer computes it block by block (see
+    // common/deferred_tensors.hpp), so its memory is never written. A small one is computed now.
+    at::Tensor new_w = at::empty(weight->sizes(), weight->options().memory_format(at::MemoryFormat::Contiguous));
+    if (new_w.nbytes() >= kDeferredBytes && new_w.size(0) > 0) {
+      deferred::defer(new_w, std::move(fill));
     } else {
-      std::vector<int64_t> shape(weight->dim(), 1);
-      shape[0] = -1;
-      at::mul_out(new_w, *weight, scale.reshape(shape));
+      fill(0, new_w.size(0), new_w);
     }
     const at::Tensor new_b = (b - *mean) * var_rsqrt * w_bn + b_bn;
 

@@ -3,6 +3,8 @@
 #include "common/locations.hpp"
 #include "signature/signature.hpp"
 
+#include <torch/csrc/jit/passes/autocast.h>
+#include <torch/csrc/jit/passes/constant_pooling.h>
 #include <torch/csrc/jit/passes/constant_propagation.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
 #include <torch/csrc/jit/passes/freeze_module.h>
@@ -10,6 +12,7 @@
 #include <torch/csrc/jit/api/function_impl.h>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/passes/lower_tuples.h>
+#include <torch/csrc/jit/passes/peephole.h>
 #include <torch/csrc/jit/passes/remove_mutation.h>
 #include <torch/csrc/jit/runtime/custom_operator.h>
 
@@ -19,6 +22,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace t2o::core {
@@ -249,6 +253,62 @@ void define_forward_from_overload(torch::jit::Module& module, const std::string&
                     " take class instances an export cannot give");
 }
 
+// torch::jit::Inline, with libtorch's per-callee clean-up done once. libtorch inlines each callee's
+// optimized_graph(), which first runs peephole, constant propagation and constant pooling on it
+// alone (each with its own alias analysis: a fifth of resnet50's export, one pass set per
+// submodule). Here each callee's own graph is copied and inlined bottom-up, once per function, and
+// the same passes then run once on the whole graph, where they see at least as much. The callees
+// are never changed (free functions are the caller's compilation unit's), and the inlined nodes carry
+// the same call stacks as libtorch's (local functions and source locations read them).
+namespace {
+
+using InlinedGraphs = std::unordered_map<const torch::jit::GraphFunction*, std::shared_ptr<torch::jit::Graph>>;
+
+void inline_calls(torch::jit::Block* block, InlinedGraphs& inlined);
+
+torch::jit::Graph* inlined_graph_of(torch::jit::GraphFunction* fn, InlinedGraphs& inlined) {
+  auto it = inlined.find(fn);
+  if (it != inlined.end()) return it->second.get();
+  auto graph = fn->graph()->copy();
+  inline_calls(graph->block(), inlined);
+  return (inlined[fn] = std::move(graph)).get();
+}
+
+void inline_calls(torch::jit::Block* block, InlinedGraphs& inlined) {
+  for (auto it = block->nodes().begin(); it != block->nodes().end();) {
+    torch::jit::Node* cur = *it;
+    ++it;  // the callee's nodes go in before cur
+    for (auto* b : cur->blocks()) inline_calls(b, inlined);
+    torch::jit::GraphFunction* callee = nullptr;
+    torch::jit::Node* function_constant = nullptr;
+    if (cur->kind() == c10::prim::CallMethod) {
+      if (auto cls = cur->input(0)->type()->cast<c10::ClassType>())
+        if (auto* method = cls->findMethod(cur->s(c10::attr::name))) callee = torch::jit::tryToGraphFunction(*method);
+    } else if (cur->kind() == c10::prim::CallFunction && cur->input(0)->node()->kind() == c10::prim::Constant) {
+      function_constant = cur->input(0)->node();
+      callee = torch::jit::tryToGraphFunction(*function_constant->output()->type()->expectRef<c10::FunctionType>().function());
+    }
+    if (!callee) continue;
+    torch::jit::Graph* body = inlined_graph_of(callee, inlined);
+    if (function_constant) cur->removeInput(0);
+    torch::jit::inlineCallTo(cur, callee, body);
+    if (function_constant && !function_constant->hasUses()) function_constant->destroy();
+  }
+}
+
+}  // namespace
+
+void inline_calls(const std::shared_ptr<torch::jit::Graph>& graph) {
+  InlinedGraphs inlined;
+  inline_calls(graph->block(), inlined);
+  // What preoptimizeGraph does to each callee (torch/csrc/jit/api/function_impl.cpp), once.
+  std::shared_ptr<torch::jit::Graph> g = graph;
+  torch::jit::PeepholeOptimize(g, /*disable_shape_peepholes=*/true);
+  torch::jit::ConstantPropagationImmutableTypes(g);
+  if (torch::jit::autocastEnabled()) torch::jit::Autocast(g);
+  torch::jit::ConstantPooling(g);
+}
+
 // torch::jit::freeze without its eval-mode check: its two steps, which freeze a module in training
 // mode as well (torch.onnx freezes training-mode modules the same way, with _freeze_module).
 torch::jit::Module freeze_in_any_mode(const torch::jit::Module& module) {
@@ -277,7 +337,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     // Calls inlined here, not by freezing: freezing inlines forward then deletes the methods it
     // called (forward -> self._impl), and the inlined nodes' call stacks still point at them, which
     // libtorch's interpreter reads (a crash in the example run of a scripted MobileNetV3).
-    for (const auto& method : module.get_methods()) torch::jit::Inline(*method.graph());
+    for (const auto& method : module.get_methods()) inline_calls(method.graph());
     out.dropped_state_updates = drop_running_stat_updates(module.get_method("forward").graph());
     out.state_in_call = thread_module_state(module.get_method("forward").graph(), module);
     constant_instance_norm_stats(module, module.get_method("forward").graph());
@@ -305,7 +365,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
     if (out.module.get_method("forward").graph()->inputs()[0]->hasUses()) {
       for (const auto& submodule : module.modules())
         for (const auto& method : submodule.get_methods()) {
-          torch::jit::Inline(*method.graph());  // calls make every argument escape: no rewrite
+          inline_calls(method.graph());  // calls make every argument escape: no rewrite
           torch::jit::RemoveTensorMutation(method.graph());
         }
       out.module = freeze_in_any_mode(module);

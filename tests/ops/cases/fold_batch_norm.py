@@ -73,6 +73,15 @@ CASES = [
     case("linear_bn1d", Seq(nn.Linear(7, 5), bn(nn.BatchNorm1d, 5)), [torch.randn(4, 7)], opsets=(9, 13, 17)),
     case("linear_nobias_bn1d", Seq(nn.Linear(7, 5, bias=False), bn(nn.BatchNorm1d, 5)), [torch.randn(4, 7)],
          opsets=(17,)),
+    # Folded weights of 1 MiB and more are computed while the file is written, a few MiB of rows at a
+    # time (common/deferred_tensors.hpp): these span several such blocks, the transposed one with
+    # blocks that end inside a group.
+    case("conv2d_bn_large", Seq(nn.Conv2d(512, 512, 3, padding=1), bn(nn.BatchNorm2d, 512)),
+         [torch.randn(1, 512, 5, 5)], opsets=(17,)),
+    case("conv_transpose2d_groups_bn_large", Seq(nn.ConvTranspose2d(1024, 512, 3, groups=4), bn(nn.BatchNorm2d, 512)),
+         [torch.randn(1, 1024, 3, 3)], opsets=(17,)),
+    case("linear_bn1d_large", Seq(nn.Linear(1024, 512), bn(nn.BatchNorm1d, 512)), [torch.randn(3, 1024)],
+         opsets=(17,)),
     case("nofold_two_uses", TwoUses(), [x2d], opsets=(17,)),
     case("nofold_linear_3d", LinearSeqBn(), [torch.randn(3, 4, 6)], opsets=(17,)),
 ]
