@@ -117,6 +117,15 @@ class Verify {
                                  "primitive arguments are exported by 'export', not verified yet)");
       if (s.dtype != "none") onnx_specs_.push_back(s);
     }
+    for (const auto& s : onnx_specs_) {
+      if (!at::isQIntType(*dtype_from_name(s.dtype))) continue;
+      quantized_inputs_ = true;
+      if (!file_inputs_.empty())
+        throw VerifyRequestError("--inputs: quantized inputs (" + s.text +
+                                 ") are made at random only; leave out --inputs");
+      if (rq_.find_mismatch || !rq_.repro_dir.empty())
+        throw VerifyRequestError("--find-mismatch and --repro do not take quantized inputs (" + s.text + ") yet");
+    }
     if (file_inputs_.empty()) return;
     if (file_inputs_.size() != onnx_specs_.size())
       throw VerifyRequestError("--inputs " + rq_.inputs_dir + " holds " + std::to_string(file_inputs_.size()) +
@@ -145,9 +154,12 @@ class Verify {
         throw VerifyRequestError(std::string("--onnx: ") + e.what());
       }
       for (const auto& i : infos) input_names_.push_back(i.name);
-      if (infos.size() != onnx_specs_.size())
-        throw VerifyRequestError("--onnx " + onnx_path_ + " has " + std::to_string(infos.size()) + " input(s), but " +
-                                 std::to_string(onnx_specs_.size()) + " --input are given");
+      size_t expected = 0;  // a quantized argument is three inputs, unless --dequantized-io
+      for (const auto& spec : onnx_specs_)
+        expected += at::isQIntType(*dtype_from_name(spec.dtype)) && !options_.dequantized_io ? 3 : 1;
+      if (infos.size() != expected)
+        throw VerifyRequestError("--onnx " + onnx_path_ + " has " + std::to_string(infos.size()) + " input(s), but the " +
+                                 std::to_string(onnx_specs_.size()) + " --input given take " + std::to_string(expected));
       return;
     }
     say("exporting " + rq_.model + " (opset " + std::to_string(options_.opset) + ")");
@@ -205,16 +217,22 @@ class Verify {
           at::Generator gen = at::detail::createCPUGenerator((uint64_t)(rq_.seed + r));
           InputSet set;
           std::string label = "seed " + std::to_string(rq_.seed + r) + ":";
+          std::vector<at::Tensor> args;
           for (size_t k = 0; k < onnx_specs_.size(); ++k) {
             auto spec = onnx_specs_[k];
             spec.dims = shapes[k];
-            auto named = k < input_names_.size() ? rq_.input_range_of.find(input_names_[k]) : rq_.input_range_of.end();
+            // A quantized argument takes three ONNX inputs: name ranges and labels by argument when there are any.
+            const bool by_input = !quantized_inputs_ && k < input_names_.size();
+            auto named = by_input ? rq_.input_range_of.find(input_names_[k]) : rq_.input_range_of.end();
             auto range = named != rq_.input_range_of.end() ? std::optional(named->second) : rq_.input_range;
-            set.onnx_inputs.push_back(random_tensor(spec, range, gen));
-            label += " " + (k < input_names_.size() ? input_names_[k] : "input_" + std::to_string(k)) + " " +
-                     type_text(set.onnx_inputs.back());
+            args.push_back(random_tensor(spec, range, gen));
+            for (auto& feed : onnx_feeds(args.back(), options_.dequantized_io)) set.onnx_inputs.push_back(feed);
+            label += " " + (by_input ? input_names_[k] : "input_" + std::to_string(k)) + " " + type_text(args.back());
+            if (args.back().is_quantized())
+              label += " (scale " + std::to_string(args.back().q_scale()) + ", zero point " +
+                       std::to_string(args.back().q_zero_point()) + ")";
           }
-          set.torch_args = torch_args(set.onnx_inputs);
+          set.torch_args = torch_args(args);
           set.label = label;
           sets_.push_back(std::move(set));
         }
@@ -249,7 +267,7 @@ class Verify {
                                : ""));
       }
       report_.seconds.libtorch += t_torch.seconds();
-      const auto& ref = torch_outputs_[si];
+      const auto ref = unpacked_results(torch_outputs_[si], options_.dequantized_io);
       VerifyRun run;
       run.inputs = set.label;
       if (ref.size() != onnx_out.size()) {
@@ -410,6 +428,7 @@ class Verify {
   fs::path tmp_;
   std::unique_ptr<Conversion> conversion_;  // the export (none with --onnx until --find-mismatch)
   std::string onnx_path_;
+  bool quantized_inputs_ = false;  // an --input of a quantized type (verify makes them at random)
   std::vector<std::string> input_names_, output_names_;
   std::vector<InputSet> sets_;
   std::vector<std::vector<at::Tensor>> torch_outputs_;  // libtorch's outputs of each set
