@@ -114,5 +114,39 @@ const QioCase kCases[] = {
 
 INSTANTIATE_TEST_SUITE_P(Boundary, QuantizedIo, ::testing::ValuesIn(kCases), case_name);
 
+// verify feeds random quantized arguments on random grids as torch.onnx's three inputs and compares each
+// quantized result's integer values, scale and zero point; a .pt saved by torch2onnx.save needs no --input.
+TEST(QuantizedIoVerify, FeedsAndCompares) {
+  const fs::path root = work_dir() / "quantized_io";
+  const RunResult made = run(
+      {python(), (source_dir() / "tests" / "quantized" / "make_qio_fixtures.py").string(), root.string(), "--all"});
+  ASSERT_EQ(made.exit_code, 0) << made.describe();
+  const std::vector<std::vector<std::string>> runs = {
+      {"qio_relu", "--input", "quint8[2,3,4]", "--opset", "13"},
+      {"qio_add", "--input", "quint8[2,3,4]", "--input", "quint8[2,3,4]", "--opset", "10"},
+      {"qio_saved", "--opset", "13"},
+      {"qio_quantize_qint8", "--input", "float32[2,3]"},
+  };
+  for (const auto& r : runs) {
+    std::vector<std::string> argv = {cli().string(), "verify", (root / r[0] / "model.pt").string(), "--runs", "2"};
+    argv.insert(argv.end(), r.begin() + 1, r.end());
+    const RunResult v = run(argv);
+    EXPECT_EQ(v.exit_code, 0) << v.describe();
+    EXPECT_NE(v.out.find("all outputs match (2 run(s))"), std::string::npos) << v.describe();
+    EXPECT_NE(v.out.find("output_0_scale float32[]"), std::string::npos) << v.describe();
+    EXPECT_NE(v.out.find(r[0] == "qio_quantize_qint8" ? "output_0_zero_point int8[]" : "output_0_zero_point uint8[]"),
+              std::string::npos)
+        << v.describe();
+    if (r[0] != "qio_quantize_qint8")  // random grids: each run says its argument's scale and zero point
+      EXPECT_NE(v.out.find("zero point"), std::string::npos) << v.describe();
+  }
+  // Quantized arguments are made at random only: input files are refused in one line (usage, exit 2).
+  const RunResult files = run({cli().string(), "verify", (root / "qio_relu" / "model.pt").string(), "--input",
+                               "quint8[2,3,4]", "--inputs", root.string()});
+  EXPECT_EQ(files.exit_code, 2) << files.describe();
+  EXPECT_NE(files.err.find("quantized inputs (quint8[2,3,4]) are made at random only"), std::string::npos)
+      << files.describe();
+}
+
 }  // namespace
 }  // namespace t2o_e2e

@@ -63,7 +63,18 @@ class Verify {
   }
 
   VerifyReport run() {
+    // A .pt saved by torch2onnx.save carries its --input specs (and --dequantized-io): verify's inputs
+    // follow them when none are given, as the export does.
+    if (options_.inputs.empty() && rq_.inputs_dir.empty() && options_.use_saved_signature && !rq_.model.empty()) {
+      check_archive_bounds(rq_.model);
+      if (auto saved = read_saved_signature(rq_.model)) {
+        options_ = with_saved_signature(options_, *saved);
+        saved_specs_ = true;
+      }
+    }
     check_inputs();
+    // The export itself reads the saved signature (with its example values) as export does.
+    convert_options_ = saved_specs_ ? rq_.options : options_;
     // The model's default dtype for every libtorch run verify makes (the conversion sets it again).
     std::string dtype = options_.default_dtype;
     if (dtype.empty() && options_.use_saved_signature && !rq_.model.empty()) {
@@ -99,6 +110,10 @@ class Verify {
   // Input files give the --input specs when none are given; verify feeds libtorch one tensor per
   // argument (tuple, dict and primitive arguments are export's).
   void check_inputs() {
+    for (const auto& s : options_.inputs)
+      if (!rq_.inputs_dir.empty() && s.kind == InputSpec::Kind::Tensor && at::isQIntType(*dtype_from_name(s.dtype)))
+        throw VerifyRequestError("--inputs: quantized inputs (" + s.text +
+                                 ") are made at random only; leave out --inputs");
     if (!rq_.inputs_dir.empty()) {
       file_inputs_ = read_input_dir(rq_.inputs_dir);
       if (options_.inputs.empty()) {
@@ -120,9 +135,6 @@ class Verify {
     for (const auto& s : onnx_specs_) {
       if (!at::isQIntType(*dtype_from_name(s.dtype))) continue;
       quantized_inputs_ = true;
-      if (!file_inputs_.empty())
-        throw VerifyRequestError("--inputs: quantized inputs (" + s.text +
-                                 ") are made at random only; leave out --inputs");
       if (rq_.find_mismatch || !rq_.repro_dir.empty())
         throw VerifyRequestError("--find-mismatch and --repro do not take quantized inputs (" + s.text + ") yet");
     }
@@ -163,7 +175,7 @@ class Verify {
       return;
     }
     say("exporting " + rq_.model + " (opset " + std::to_string(options_.opset) + ")");
-    conversion_ = Conversion::convert(rq_.model, options_, registry_);
+    conversion_ = Conversion::convert(rq_.model, convert_options_, registry_);
     onnx_path_ = (tmp_ / "model.onnx").string();
     conversion_->write(onnx_path_);
     if (!rq_.output.empty()) conversion_->write(rq_.output);
@@ -294,7 +306,7 @@ class Verify {
     if (!conversion_) {
       say("--find-mismatch: converting " + rq_.model + " again to map its values to ONNX values (--onnx " + rq_.onnx +
           " has no such map)");
-      conversion_ = Conversion::convert(rq_.model, options_, registry_);
+      conversion_ = Conversion::convert(rq_.model, convert_options_, registry_);
     }
     const auto& set = sets_[*failing_set_];
     const auto& values = conversion_->values();
@@ -428,6 +440,8 @@ class Verify {
   fs::path tmp_;
   std::unique_ptr<Conversion> conversion_;  // the export (none with --onnx until --find-mismatch)
   std::string onnx_path_;
+  ExportOptions convert_options_;  // what the conversion is given (without the saved specs verify took)
+  bool saved_specs_ = false;        // the specs came from the .pt's saved signature
   bool quantized_inputs_ = false;  // an --input of a quantized type (verify makes them at random)
   std::vector<std::string> input_names_, output_names_;
   std::vector<InputSet> sets_;
