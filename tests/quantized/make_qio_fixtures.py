@@ -102,13 +102,17 @@ def _models():
             y = self.conv(x).dequantize()
             return torch.quantize_per_tensor(torch.relu(y), 0.1, 0, torch.quint8), x.dequantize() * 2
 
+    class Dequantize(nn.Module):
+        def forward(self, x):
+            return x.dequantize() * 2
+
     class PerChannel(nn.Module):
         def forward(self, x):
             return torch.quantize_per_channel(x, torch.tensor([0.05, 0.1, 0.02]), torch.tensor([10, 0, 5]), 1,
                                               torch.quint8)
 
     return {"Conv": Conv, "Linear": Linear, "Binary": Binary, "Relu": Relu, "Pool": Pool, "Quantize": Quantize,
-            "Both": Both, "PerChannel": PerChannel}
+            "Both": Both, "PerChannel": PerChannel, "Dequantize": Dequantize}
 
 
 def _q(shape, scale, zp, dtype, seed):
@@ -150,6 +154,12 @@ CASES = {
     "qio_dequantized": ("Relu()", "trace", [("q", (2, 3, 4), 1 / 64, 128, "quint8", 27)],
                         [("q", (2, 3, 4), 1 / 64, 128, "quint8", 28)], {"dequantized": True}),
     "qio_per_channel_result": ("PerChannel()", "trace", [("f", (2, 3), 29)], [("f", (2, 3), 30)], {}),
+    # a qint32 argument (int32 values); a qint32 result is refused (QuantizeLinear gives 8-bit integers only;
+    # torch.onnx 1.13 casts its zero point to uint8 and returns uint8 values)
+    "qio_dequantize_qint32": ("Dequantize()", "trace", [("q", (2, 3), 0.01, 0, "qint32", 31)],
+                              [("q", (2, 3), 0.003, 0, "qint32", 32)], {}),
+    "qio_relu_qint32": ("Relu()", "trace", [("q", (2, 3), 0.01, 0, "qint32", 33)],
+                        [("q", (2, 3), 0.01, 0, "qint32", 34)], {}),
 }
 
 
@@ -167,7 +177,7 @@ def _npy_free_write(path, t):
 
 DT = {"torch.float32": "float32", "torch.float64": "float64", "torch.int64": "int64", "torch.uint8": "uint8",
       "torch.int8": "int8", "torch.int32": "int32"}
-QVALUES = {"torch.quint8": "torch.uint8", "torch.qint8": "torch.int8"}
+QVALUES = {"torch.quint8": "torch.uint8", "torch.qint8": "torch.int8", "torch.qint32": "torch.int32"}
 
 
 def _write_set(d, names, inputs, outputs, options):
@@ -233,7 +243,7 @@ def _generate(target, name, digest):
     cli = []
     if save != "saved":
         for t in first:
-            dt = {torch.quint8: "quint8", torch.qint8: "qint8", torch.float32: "float32"}[t.dtype]
+            dt = {torch.quint8: "quint8", torch.qint8: "qint8", torch.qint32: "qint32", torch.float32: "float32"}[t.dtype]
             cli.append("%s[%s]" % (dt, ",".join(str(d) for d in t.shape)))
     for d, inputs in ((target, first), (os.path.join(target, "second"), second)):
         with torch.no_grad():

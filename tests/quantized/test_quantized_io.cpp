@@ -110,6 +110,8 @@ const QioCase kCases[] = {
     {"qio_dequantized", {{10, ""}, {13, ""}}},
     // torch.onnx 1.13 returns a quantized result as one scale and zero point
     {"qio_per_channel_result", {{13, "is a per-channel quantized tensor"}}},
+    {"qio_dequantize_qint32", {{10, ""}, {13, ""}}},
+    {"qio_relu_qint32", {{13, "is a qint32 tensor: QuantizeLinear gives only uint8/int8"}}},
 };
 
 INSTANTIATE_TEST_SUITE_P(Boundary, QuantizedIo, ::testing::ValuesIn(kCases), case_name);
