@@ -19,6 +19,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <optional>
 #include <set>
 #include <vector>
 #include <string>
@@ -155,6 +156,53 @@ void follow_run_time_grids(Session& s, const torch::jit::Node* node) {
   }
 }
 
+namespace {
+
+// A result a quantized op's symbolic already rounded to its grid: DequantizeLinear(QuantizeLinear(v, s, z), s, z)
+// of the main graph with s and z initializers holding the result's (per-tensor) scale and zero point. Its
+// QuantizeLinear output is the result's integer tensor (QuantizeLinear of the dequantized values gives back
+// the same integers), so the result is that tensor and the two initializers, as torch.onnx returns it.
+std::optional<QuantizedResult> already_quantized(Session& s, t2o_value dequantized, const TensorInfo& info) {
+  const std::string name = s.values.rec(dequantized).onnx;
+  const onnx::GraphProto& g = s.graph.main();
+  const onnx::NodeProto *dq = nullptr, *q = nullptr;
+  for (const auto& n : g.node())
+    for (const auto& o : n.output())
+      if (o == name) dq = &n;
+  if (!dq || dq->op_type() != "DequantizeLinear" || dq->input_size() != 3 || dq->attribute_size() != 0) return {};
+  for (const auto& n : g.node())
+    for (const auto& o : n.output())
+      if (o == dq->input(0)) q = &n;
+  if (!q || q->op_type() != "QuantizeLinear" || q->input_size() != 3 || q->attribute_size() != 0 ||
+      q->input(1) != dq->input(1) || q->input(2) != dq->input(2))
+    return {};
+  const Initializer *scale = nullptr, *zero_point = nullptr;
+  for (const auto& init : s.values.initializers()) {
+    if (init.name == dq->input(1)) scale = &init;
+    if (init.name == dq->input(2)) zero_point = &init;
+  }
+  if (!scale || !zero_point || scale->tensor.numel() != 1 || zero_point->tensor.numel() != 1 ||
+      scale->dtype != onnx::TensorProto::FLOAT || zero_point->dtype != info.quantized ||
+      scale->tensor.item<float>() != (float)info.q_scale || zero_point->tensor.item<int64_t>() != info.q_zero_point)
+    return {};
+  auto typed = [&](const std::string& onnx_name, int32_t dtype, const std::vector<int64_t>& dims) {
+    ValueRec r;
+    r.kind = T2O_KIND_TENSOR;
+    r.onnx = onnx_name;
+    r.dtype = dtype;
+    r.rank = (int32_t)dims.size();
+    r.dims = dims;
+    return s.values.add(std::move(r));
+  };
+  QuantizedResult r;
+  r.value = typed(q->output(0), info.quantized, info.dims);
+  r.scale = typed(scale->name, onnx::TensorProto::FLOAT, {});
+  r.zero_point = typed(zero_point->name, info.quantized, {});
+  return r;
+}
+
+}  // namespace
+
 QuantizedResult quantized_result(Session& s, const torch::jit::Value* tv, t2o_value dequantized, size_t k) {
   const TensorInfo* info = s.types.find(tv);
   const std::string which = "model output " + std::to_string(k);
@@ -168,6 +216,7 @@ QuantizedResult quantized_result(Session& s, const torch::jit::Value* tv, t2o_va
     r.scale = grid->second.scale;
     r.zero_point = grid->second.zero_point;
   } else if (info->q_scale > 0 && !grid_moved(*info)) {
+    if (auto done = already_quantized(s, s.values.materialize(dequantized), *info)) return *done;
     r.scale = s.values.add_initializer(at::scalar_tensor(info->q_scale, at::kFloat), onnx::TensorProto::FLOAT, "scale");
     r.zero_point = s.values.add_initializer(
         at::scalar_tensor(info->q_zero_point, q == onnx::TensorProto::UINT8 ? at::kByte : at::kChar), q, "zero_point");
