@@ -89,6 +89,8 @@ bool parse_conversion_option(Args& args, ConversionArgs& conv) {
     options.export_params = false;
   } else if (args.flag("--keep-initializers-as-inputs")) {
     options.keep_initializers_as_inputs = true;
+  } else if (args.flag("--dequantized-io")) {
+    options.dequantized_io = true;
   } else if (args.flag("--export-modules-as-functions")) {
     options.modules_as_functions = true;
   } else if (args.option("--export-modules-as-functions", value)) {

@@ -101,6 +101,8 @@ std::string conversion_options_help() {
     "                           --weights-as-inputs\n"
     "  --keep-initializers-as-inputs\n"
     "                           every initializer is also listed as a graph input (IR < 4 style)\n"
+    "  --dequantized-io         a quantized input or result as one float32 tensor of its dequantized\n"
+    "                           values, instead of torch.onnx's (integer tensor, scale, zero point)\n"
     "  --export-modules-as-functions[=TYPE,...]\n"
     "                           each call of a module (of every type, or of the qualified types\n"
     "                           given, e.g. torch.nn.modules.transformer.TransformerEncoderLayer)\n"

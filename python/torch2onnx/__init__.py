@@ -29,6 +29,10 @@ TorchScript extra file "torch2onnx_signature.json":
    "input_names": [...], "output_names": [...],
    "dynamic_axes": ["input=0:seq,1:batch", ...], as --dynamic-axes
    "example_inputs": ["torch2onnx_example_0.npy", ...],  extra files with the traced example values
+   "example_quantization": [null, {"scale": 0.02, "zero_point": 128}, ...],  per example file, when any
+                                 is quantized: its grid (the file holds its integer values, int_repr)
+   "dequantized_io": true,       save(dequantized_io=...), when given: quantized inputs and results as
+                                 float32 tensors of their dequantized values (as --dequantized-io)
    "forward_inputs": ["float32[5,3,10]", "(float32[1,3,20],float32[1,3,20])"],  the original arguments,
                                                          in --input's grammar (for reading only)
    "default_dtype": "float32",   torch.get_default_dtype() while tracing: what integer true division,
@@ -61,7 +65,10 @@ _DTYPE_NAMES = {
     torch.float32: "float32", torch.float64: "float64", torch.float16: "float16", torch.bfloat16: "bfloat16",
     torch.uint8: "uint8", torch.int8: "int8", torch.int16: "int16", torch.int32: "int32", torch.int64: "int64",
     torch.bool: "bool", torch.complex64: "complex64", torch.complex128: "complex128",
+    torch.quint8: "quint8", torch.qint8: "qint8", torch.qint32: "qint32",
 }
+# A quantized example is stored as its integer values (int_repr) and its grid, in the signature.
+_QUANTIZED_VALUES = {torch.quint8: torch.uint8, torch.qint8: torch.int8, torch.qint32: torch.int32}
 _NPY_DESCR = {
     torch.float32: "<f4", torch.float64: "<f8", torch.float16: "<f2", torch.uint8: "|u1", torch.int8: "|i1",
     torch.int16: "<i2", torch.int32: "<i4", torch.int64: "<i8", torch.bool: "|b1", torch.complex64: "<c8",
@@ -76,8 +83,11 @@ def _tensor_spec(t: torch.Tensor) -> str:
 
 
 def _npy_bytes(t: torch.Tensor) -> bytes:
-    """The tensor as a .npy file (format 1.0, C order), without needing numpy."""
+    """The tensor as a .npy file (format 1.0, C order), without needing numpy; a quantized one's integer
+    values."""
     t = t.detach().contiguous().cpu()
+    if t.is_quantized:
+        t = t.int_repr()
     shape = "(" + "".join(f"{d}, " for d in t.shape).rstrip(" ")
     shape = shape.rstrip(",") + ("," if len(t.shape) == 1 else "") + ")"
     header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (_NPY_DESCR[t.dtype], shape)
@@ -99,6 +109,9 @@ class _Flattener:
     def spec(self, value: Any, name: str) -> str:
         """The value in --input's grammar, recording its tensors."""
         if isinstance(value, torch.Tensor):
+            if value.is_quantized and value.qscheme() not in (torch.per_tensor_affine, torch.per_tensor_symmetric):
+                raise TypeError(f"torch2onnx.save: argument {name} is quantized per channel; torch.onnx 1.13 takes a "
+                                "quantized input as one scale and zero point (per tensor)")
             self.tensors.append(value)
             self.names.append(name)
             return _tensor_spec(value)
@@ -345,11 +358,15 @@ def _trace(wrapper: torch.nn.Module, tensors: Tuple[torch.Tensor, ...]):
 def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Sequence[str]] = None,
          output_names: Optional[Sequence[str]] = None, dynamic_axes: Optional[Dict[str, Any]] = None,
          training: Any = None, do_constant_folding: Optional[bool] = None,
-         export_modules_as_functions: Union[bool, Collection[type]] = False) -> None:
+         export_modules_as_functions: Union[bool, Collection[type]] = False,
+         dequantized_io: Optional[bool] = None) -> None:
     """Traces `model` on `args` as torch.onnx.export does and saves it to `path` as TorchScript,
     with the signature (specs, names, dynamic axes, example values) inside; see the module doc.
     training (torch.onnx.TrainingMode or "eval"/"preserve"/"train") is the mode the model is traced
-    in and exported in; training and do_constant_folding are recorded only when given."""
+    in and exported in; training and do_constant_folding are recorded only when given.
+    Quantized example tensors (per tensor) are stored as their integer values and grid; the export
+    takes them as torch.onnx does, (integer tensor, scale, zero point), or with dequantized_io=True
+    as float32 tensors of their dequantized values (as --dequantized-io)."""
     mode = _training_mode(training)
     if do_constant_folding is not None and not isinstance(do_constant_folding, bool):
         raise TypeError(f"torch2onnx.save: do_constant_folding must be a bool, not {type(do_constant_folding).__name__}")
@@ -407,6 +424,14 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
         signature["training"] = mode
     if do_constant_folding is not None:
         signature["do_constant_folding"] = do_constant_folding
+    if any(t.is_quantized for t in flat.tensors):
+        signature["example_quantization"] = [
+            {"scale": float(t.q_scale()), "zero_point": int(t.q_zero_point())} if t.is_quantized else None
+            for t in flat.tensors]
+    if dequantized_io is not None:
+        if not isinstance(dequantized_io, bool):
+            raise TypeError(f"torch2onnx.save: dequantized_io must be a bool, not {type(dequantized_io).__name__}")
+        signature["dequantized_io"] = dequantized_io
     if export_modules_as_functions:  # as torch.onnx.export's: True, or a set of module classes
         signature["export_modules_as_functions"] = (
             True if export_modules_as_functions is True else _module_type_names(export_modules_as_functions))

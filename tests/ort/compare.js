@@ -13,7 +13,8 @@
 // by position among the remaining session inputs; a named one with "optional": true is left out when
 // the model has no input of that name.
 // outputs are read by position (session.outputNames), whatever the graph's names are.
-// Floats pass when |a-b| <= rtol*(1+|b|) elementwise (NaN only matches NaN); integers/bools exactly.
+// Floats pass when |a-b| <= rtol*(1+|b|) elementwise (NaN only matches NaN); integers/bools exactly,
+// or within an output's "int_atol" (quantized values: steps of their grid).
 // With "compare": "stats" (random ops), dtype and shape must match and values are compared by
 // distribution: mean and standard deviation each within stat_tol * (PyTorch sample's std), and for
 // integer/bool outputs every value within [min, max] of PyTorch's sample.
@@ -67,7 +68,7 @@ function readArray(dir, spec, what) {
   // Copy into an aligned buffer (Buffer slices may be unaligned); the platform is little-endian.
   const ab = new ArrayBuffer(n * size);
   new Uint8Array(ab).set(buf);
-  return { dtype, shape: spec.shape.slice(), data: new Ctor(ab) };
+  return { dtype, shape: spec.shape.slice(), data: new Ctor(ab), intAtol: spec.int_atol || 0 };
 }
 
 function halfToFloat(h) {
@@ -117,7 +118,7 @@ function compareOne(k, name, got, exp, rtol) {
     if (kind === 'int' || kind === 'bool') {
       // Exact: compare BigInts as BigInts (int64 beyond 2^53).
       ok = (typeof a[i] === 'bigint' || typeof b[i] === 'bigint')
-        ? BigInt(a[i]) === BigInt(b[i]) : x === y;
+        ? BigInt(a[i]) === BigInt(b[i]) : Math.abs(x - y) <= exp.intAtol;
       abs = Math.abs(x - y);
       score = ok ? abs : Infinity;
     } else if (Number.isNaN(x) || Number.isNaN(y)) {
@@ -144,7 +145,7 @@ function compareOne(k, name, got, exp, rtol) {
   const show = (v) => (kind === 'int' || kind === 'bool') ? String(v) : fmt(toNumber(v, kind));
   const detail = worst >= 0 ? ` (got ${show(a[worst])}, expected ${show(b[worst])})` : '';
   const status = bad ? `FAIL ${bad}/${n} elements out of tolerance` : 'PASS';
-  const tol = (kind === 'float' || kind === 'half') ? ` worst_err/tol=${fmt(worstScore / rtol)} rtol=${rtol}` : ' exact';
+  const tol = (kind === 'float' || kind === 'half') ? ` worst_err/tol=${fmt(worstScore / rtol)} rtol=${rtol}` : (exp.intAtol ? ` int_atol=${exp.intAtol}` : ' exact');
   say(`${label}: ${status} ${exp.dtype}[${exp.shape}] max_abs_err=${fmt(maxAbs)} ` +
               `max_rel_err=${fmt(maxRel)} worst_index=${where}${detail}${tol}`);
   return bad === 0;

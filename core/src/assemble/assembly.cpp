@@ -1,6 +1,7 @@
 #include "assemble/assembly.hpp"
 
 #include "assemble/local_functions.hpp"
+#include "convert/quantized_values.hpp"
 
 #include "torch2onnx/core/dtype_table.hpp"
 #include "torch2onnx/core/ir_version.hpp"
@@ -115,22 +116,46 @@ ConvertedModel assemble(Session& s) {
   if (!given.empty() && given.size() != flat.size())
     throw ExportError("--output-names gives " + std::to_string(given.size()) + " name(s) but the model has " +
                       std::to_string(flat.size()) + " output(s)");
+  // The ONNX outputs: one per flattened output, or three for a quantized one in torch.onnx's form
+  // (NAME_value, NAME_scale, NAME_zero_point; convert/quantized_values.hpp), made before the producers
+  // of the main graph's values are listed.
+  struct Out {
+    std::string name;
+    t2o_value handle;
+    const torch::jit::Value* torch_value;  // for the recorded type (shape); null for list items, scale, zero point
+    size_t k;                              // the flattened output it comes from
+    bool dims_of_k;                        // takes output k's dynamic-axes names
+  };
+  std::vector<Out> onnx_outs;
+  for (size_t k = 0; k < flat.size(); ++k) {
+    std::string name = given.empty() ? "output_" + std::to_string(k) : given[k];
+    const TensorInfo* t = flat[k].torch_value ? s.types.find(flat[k].torch_value) : nullptr;
+    if (t && t->quantized && !s.options.dequantized_io && s.values.rec(flat[k].handle).kind == T2O_KIND_TENSOR) {
+      QuantizedResult q = quantized_result(s, flat[k].torch_value, flat[k].handle, k);
+      onnx_outs.push_back({name + "_value", q.value, flat[k].torch_value, k, true});
+      onnx_outs.push_back({name + "_scale", q.scale, nullptr, k, false});
+      onnx_outs.push_back({name + "_zero_point", q.zero_point, nullptr, k, false});
+      continue;
+    }
+    onnx_outs.push_back({name, flat[k].handle, flat[k].torch_value, k, true});
+  }
   // Which ONNX names are produced by nodes of the main graph (and so may be renamed to the output's name).
   std::unordered_map<std::string, int> producer;
   for (int i = 0; i < graph.node_size(); ++i)
     for (const auto& o : graph.node(i).output()) producer[o] = i;
   std::unordered_map<std::string, std::string> rename;
   std::vector<std::string> output_names;
-  for (size_t k = 0; k < flat.size(); ++k) {
-    std::string name = given.empty() ? "output_" + std::to_string(k) : given[k];
-    t2o_value h = flat[k].handle;
+  for (const Out& o : onnx_outs) {
+    const size_t k = o.k;
+    std::string name = o.name;
+    t2o_value h = o.handle;
     auto kind = s.values.rec(h).kind;
     if (kind != T2O_KIND_TENSOR && kind != T2O_KIND_INT && kind != T2O_KIND_FLOAT && kind != T2O_KIND_BOOL &&
         kind != T2O_KIND_LIST && kind != T2O_KIND_SEQUENCE)
       throw ExportError("model output " + std::to_string(k) + " is not a tensor");
     int32_t output_dtype = s.values.rec(h).dtype;
-    if (flat[k].torch_value)
-      if (const TensorInfo* t = s.types.find(flat[k].torch_value)) output_dtype = t->dtype ? t->dtype : output_dtype;
+    if (o.torch_value)
+      if (const TensorInfo* t = s.types.find(o.torch_value)) output_dtype = t->dtype ? t->dtype : output_dtype;
     if (is_complex_dtype(output_dtype))
       throw ExportError("model output " + std::to_string(k) + " is a complex tensor: ONNX has no complex type; return "
                         "torch.view_as_real(z) (or z.real, z.imag, z.abs()) instead");
@@ -156,8 +181,8 @@ ConvertedModel assemble(Session& s) {
     auto* info = graph.add_output();
     info->set_name(name);
     static const std::map<int64_t, std::string> none;
-    fill_value_info(s, info, t, flat[k].torch_value,
-                    k < s.plan.output_symbols.size() ? s.plan.output_symbols[k] : none);
+    fill_value_info(s, info, t, o.torch_value,
+                    o.dims_of_k && k < s.plan.output_symbols.size() ? s.plan.output_symbols[k] : none);
   }
   if (!s.options.dynamic_axes.empty()) out.dynamic_values = collect_dynamic_values(s, rename);
   if (!rename.empty()) {
@@ -184,9 +209,24 @@ ConvertedModel assemble(Session& s) {
     apply(graph);
   }
   for (size_t i = 0; i < s.input_names.size(); ++i) {
+    const auto* tv = s.model.graph->inputs()[i];
+    auto quantized = s.quantized_inputs.find(i);
+    if (quantized != s.quantized_inputs.end()) {  // torch.onnx's (tensor, scale, zero point)
+      static const std::map<int64_t, std::string> none;
+      const auto& q = quantized->second;
+      auto* info = graph.add_input();
+      info->set_name(q.value);
+      fill_value_info(s, info, q.value_handle, tv, s.plan.input_symbols[i]);
+      info = graph.add_input();
+      info->set_name(q.scale);
+      fill_value_info(s, info, q.scale_handle, nullptr, none);
+      info = graph.add_input();
+      info->set_name(q.zero_point);
+      fill_value_info(s, info, q.zero_point_handle, nullptr, none);
+      continue;
+    }
     auto* info = graph.add_input();
     info->set_name(s.input_names[i]);
-    const auto* tv = s.model.graph->inputs()[i];
     fill_value_info(s, info, s.values.handle_of(tv), tv, s.plan.input_symbols[i]);
   }
 

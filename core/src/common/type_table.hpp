@@ -28,6 +28,11 @@ struct TensorInfo {
   int32_t quantized = 0;  // a quantized tensor: its integer representation's ONNX type (dtype is FLOAT)
   double q_scale = 0;     // per-tensor quantized: its scale and zero point (else q_scale 0)
   int64_t q_zero_point = 0;
+  // The grid the same value had when the quantized graph inputs came on another grid (the grid probe
+  // run, core/src/run/example_run.cpp): a grid that differs follows an input's at run time.
+  bool q_probed = false;
+  double q_scale_probe = 0;
+  int64_t q_zero_point_probe = 0;
 };
 
 class TypeTable {

@@ -6,11 +6,22 @@
 // output's grid, so each such result goes through QuantizeLinear → DequantizeLinear with the scale and
 // zero point the example run saw, as torch.onnx's quantized_args does. Ops whose results are values of
 // their input (views, max pooling, relu, concatenation of same-grid tensors) are already on the grid.
+//
+// At the graph boundary (unless --dequantized-io) a quantized tensor is what torch.onnx 1.13 makes of
+// it: an input is three inputs (UnpackQuantizedTensorInputs: NAME_value, NAME_scale as double,
+// NAME_zero_point as int64), a result three results (quantize_helper's tuple: the QuantizeLinear output,
+// float scale, zero point of the integer type). An input's grid is known only at run time, so the values
+// whose grid follows it carry its scale and zero point as ONNX values (Session::run_time_grids); which
+// those are, the example runs tell: a second run with the inputs on another grid (the grid probe).
 #include "convert/quantized_values.hpp"
+
+#include "common/locations.hpp"
 
 #include <onnx/onnx_pb.h>
 
+#include <optional>
 #include <set>
+#include <vector>
 #include <string>
 
 namespace t2o::core {
@@ -36,7 +47,186 @@ bool quantization_aware(const std::string& kind) {
   return kind.rfind("aten::quantize_per_", 0) == 0 || kind.rfind("aten::fake_quantize", 0) == 0;
 }
 
+
+// Emits one node with one output (and a `to` attribute for Cast) and gives the output a type.
+t2o_value emit(Session& s, const char* op, std::vector<t2o_value> inputs, int32_t dtype,
+               const std::vector<int64_t>& dims, int64_t cast_to = -1) {
+  t2o_attr to{};
+  to.struct_size = sizeof to;
+  to.name = "to";
+  to.type = T2O_ATTR_INT;
+  to.count = 1;
+  to.ints = &cast_to;
+  t2o_node_spec spec{};
+  spec.struct_size = sizeof spec;
+  spec.op_type = op;
+  spec.domain = "";
+  spec.inputs = inputs.data();
+  spec.num_inputs = (int32_t)inputs.size();
+  spec.num_outputs = 1;
+  spec.attrs = cast_to >= 0 ? &to : nullptr;
+  spec.num_attrs = cast_to >= 0 ? 1 : 0;
+  t2o_value result = T2O_NO_VALUE;
+  std::string error;
+  if (emit_node(s.values, s.graph, spec, &result, error) == T2O_NO_VALUE)
+    throw ExportError(std::string("internal: emitting ") + op + " at the graph boundary failed: " + error);
+  ValueRec& r = s.values.rec(result);
+  r.dtype = dtype;
+  r.rank = (int32_t)dims.size();
+  r.dims = dims;
+  return result;
+}
+
+t2o_value graph_input(Session& s, const std::string& name, int32_t dtype, const std::vector<int64_t>& dims) {
+  if (!s.graph.reserve_name(name)) throw ExportError("input name '" + name + "' is used twice");
+  ValueRec r;
+  r.kind = T2O_KIND_TENSOR;
+  r.onnx = name;
+  r.dtype = dtype;
+  r.rank = (int32_t)dims.size();
+  r.dims = dims;
+  return s.values.add(std::move(r));
+}
+
+bool grid_moved(const TensorInfo& info) {
+  return info.q_probed && (info.q_scale != info.q_scale_probe || info.q_zero_point != info.q_zero_point_probe);
+}
+
+bool same_grids(const TensorInfo& a, const TensorInfo& b) {
+  return a.q_probed && b.q_probed && a.q_scale == b.q_scale && a.q_zero_point == b.q_zero_point &&
+         a.q_scale_probe == b.q_scale_probe && a.q_zero_point_probe == b.q_zero_point_probe;
+}
+
 }  // namespace
+
+void bind_quantized_input(Session& s, size_t index, const torch::jit::Value* tv, const std::string& name) {
+  const TensorInfo* info = s.types.find(tv);
+  if (!info) throw ExportError("internal: graph input " + name + " has no recorded type");
+  if (info->q_scale <= 0)
+    throw ExportError("input '" + name + "' is a per-channel quantized tensor: torch.onnx 1.13 gives a quantized " +
+                      "input as one scale and zero point (per tensor); give a per-tensor one, or export with " +
+                      "--dequantized-io (a float32 input of its dequantized values)");
+  const int32_t q = info->quantized;
+  Session::QuantizedInput in;
+  in.value = name + "_value";
+  in.scale = name + "_scale";
+  in.zero_point = name + "_zero_point";
+  in.value_handle = graph_input(s, in.value, q, info->dims);
+  in.scale_handle = graph_input(s, in.scale, onnx::TensorProto::DOUBLE, {});
+  in.zero_point_handle = graph_input(s, in.zero_point, onnx::TensorProto::INT64, {});
+  // As torch.onnx's dequantize_helper: the scale to float, the zero point to the integer type.
+  Session::Grid grid;
+  grid.scale = emit(s, "Cast", {in.scale_handle}, onnx::TensorProto::FLOAT, {}, onnx::TensorProto::FLOAT);
+  grid.zero_point = emit(s, "Cast", {in.zero_point_handle}, q, {}, q);
+  t2o_value dequantized =
+      emit(s, "DequantizeLinear", {in.value_handle, grid.scale, grid.zero_point}, onnx::TensorProto::FLOAT, info->dims);
+  s.values.bind(tv, dequantized);
+  s.run_time_grids[tv] = grid;
+  s.quantized_inputs[index] = std::move(in);
+}
+
+void follow_run_time_grids(Session& s, const torch::jit::Node* node) {
+  for (auto* out : node->outputs()) {
+    const TensorInfo* info = s.types.find(out);
+    if (!info || !info->quantized || !grid_moved(*info)) continue;
+    // The inputs, and the tensors of a list or tuple built for this node (quantized::cat's).
+    std::vector<const torch::jit::Value*> candidates;
+    for (auto* in : node->inputs()) {
+      candidates.push_back(in);
+      auto k = in->node()->kind();
+      if (k == c10::prim::ListConstruct || k == c10::prim::TupleConstruct)
+        for (auto* item : in->node()->inputs()) candidates.push_back(item);
+    }
+    bool found = false;
+    for (const auto* c : candidates) {
+      auto grid = s.run_time_grids.find(c);
+      const TensorInfo* ci = s.types.find(c);
+      if (grid == s.run_time_grids.end() || !ci || !same_grids(*info, *ci)) continue;
+      s.run_time_grids[out] = grid->second;
+      found = true;
+      break;
+    }
+    if (!found) {
+      std::string what = "its quantized result's grid (scale, zero point) depends at run time on a quantized input's "
+                         "without being that input's grid, which the (tensor, scale, zero point) form cannot express";
+      throw NodeError(std::string(node->kind().toQualString()) + " at " + location_of(node) +
+                          ": unsupported arguments: " + what,
+                      what, true);
+    }
+  }
+}
+
+namespace {
+
+// A result a quantized op's symbolic already rounded to its grid: DequantizeLinear(QuantizeLinear(v, s, z), s, z)
+// of the main graph with s and z initializers holding the result's (per-tensor) scale and zero point. Its
+// QuantizeLinear output is the result's integer tensor (QuantizeLinear of the dequantized values gives back
+// the same integers), so the result is that tensor and the two initializers, as torch.onnx returns it.
+std::optional<QuantizedResult> already_quantized(Session& s, t2o_value dequantized, const TensorInfo& info) {
+  const std::string name = s.values.rec(dequantized).onnx;
+  const onnx::GraphProto& g = s.graph.main();
+  const onnx::NodeProto *dq = nullptr, *q = nullptr;
+  for (const auto& n : g.node())
+    for (const auto& o : n.output())
+      if (o == name) dq = &n;
+  if (!dq || dq->op_type() != "DequantizeLinear" || dq->input_size() != 3 || dq->attribute_size() != 0) return {};
+  for (const auto& n : g.node())
+    for (const auto& o : n.output())
+      if (o == dq->input(0)) q = &n;
+  if (!q || q->op_type() != "QuantizeLinear" || q->input_size() != 3 || q->attribute_size() != 0 ||
+      q->input(1) != dq->input(1) || q->input(2) != dq->input(2))
+    return {};
+  const Initializer *scale = nullptr, *zero_point = nullptr;
+  for (const auto& init : s.values.initializers()) {
+    if (init.name == dq->input(1)) scale = &init;
+    if (init.name == dq->input(2)) zero_point = &init;
+  }
+  if (!scale || !zero_point || scale->tensor.numel() != 1 || zero_point->tensor.numel() != 1 ||
+      scale->dtype != onnx::TensorProto::FLOAT || zero_point->dtype != info.quantized ||
+      scale->tensor.item<float>() != (float)info.q_scale || zero_point->tensor.item<int64_t>() != info.q_zero_point)
+    return {};
+  auto typed = [&](const std::string& onnx_name, int32_t dtype, const std::vector<int64_t>& dims) {
+    ValueRec r;
+    r.kind = T2O_KIND_TENSOR;
+    r.onnx = onnx_name;
+    r.dtype = dtype;
+    r.rank = (int32_t)dims.size();
+    r.dims = dims;
+    return s.values.add(std::move(r));
+  };
+  QuantizedResult r;
+  r.value = typed(q->output(0), info.quantized, info.dims);
+  r.scale = typed(scale->name, onnx::TensorProto::FLOAT, {});
+  r.zero_point = typed(zero_point->name, info.quantized, {});
+  return r;
+}
+
+}  // namespace
+
+QuantizedResult quantized_result(Session& s, const torch::jit::Value* tv, t2o_value dequantized, size_t k) {
+  const TensorInfo* info = s.types.find(tv);
+  const std::string which = "model output " + std::to_string(k);
+  const int32_t q = info ? info->quantized : 0;
+  if (q != onnx::TensorProto::UINT8 && q != onnx::TensorProto::INT8)
+    throw ExportError(which + " is a qint32 tensor: QuantizeLinear gives only uint8/int8; return it dequantized, " +
+                      "or export with --dequantized-io");
+  QuantizedResult r;
+  auto grid = s.run_time_grids.find(tv);
+  if (grid != s.run_time_grids.end()) {
+    r.scale = grid->second.scale;
+    r.zero_point = grid->second.zero_point;
+  } else if (info->q_scale > 0 && !grid_moved(*info)) {
+    if (auto done = already_quantized(s, s.values.materialize(dequantized), *info)) return *done;
+    r.scale = s.values.add_initializer(at::scalar_tensor(info->q_scale, at::kFloat), onnx::TensorProto::FLOAT, "scale");
+    r.zero_point = s.values.add_initializer(
+        at::scalar_tensor(info->q_zero_point, q == onnx::TensorProto::UINT8 ? at::kByte : at::kChar), q, "zero_point");
+  } else {
+    throw ExportError(which + " is a per-channel quantized tensor: torch.onnx 1.13 returns a quantized result as " +
+                      "one scale and zero point; return it dequantized, or export with --dequantized-io");
+  }
+  r.value = emit(s, "QuantizeLinear", {s.values.materialize(dequantized), r.scale, r.zero_point}, q, info->dims);
+  return r;
+}
 
 int32_t quantized_dtype_of(const Session& s, const torch::jit::Value* v) {
   const TensorInfo* info = s.types.find(v);
@@ -59,8 +249,15 @@ void requantize_outputs(Session& s, const torch::jit::Node* node) {
     if (s.values.rec(bound).kind != T2O_KIND_TENSOR) continue;
     at::Tensor scale = at::scalar_tensor(info->q_scale, at::kFloat);
     at::Tensor zero_point = at::scalar_tensor(info->q_zero_point, q == onnx::TensorProto::UINT8 ? at::kByte : at::kChar);
-    t2o_value inputs[3] = {s.values.materialize(bound), s.values.add_initializer(scale, onnx::TensorProto::FLOAT, "scale"),
-                           s.values.add_initializer(zero_point, q, "zero_point")};
+    t2o_value inputs[3] = {s.values.materialize(bound), T2O_NO_VALUE, T2O_NO_VALUE};
+    auto grid = s.run_time_grids.find(out);
+    if (grid != s.run_time_grids.end()) {  // a quantized input's grid, known at run time
+      inputs[1] = grid->second.scale;
+      inputs[2] = grid->second.zero_point;
+    } else {
+      inputs[1] = s.values.add_initializer(scale, onnx::TensorProto::FLOAT, "scale");
+      inputs[2] = s.values.add_initializer(zero_point, q, "zero_point");
+    }
     std::string error;
     for (const char* op : {"QuantizeLinear", "DequantizeLinear"}) {
       t2o_node_spec spec{};

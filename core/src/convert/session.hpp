@@ -14,8 +14,10 @@
 #include <torch2onnx/registry.hpp>
 
 #include <exception>
+#include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -54,6 +56,19 @@ struct Session {
   std::vector<NodeFailure> failures;
   std::unordered_set<const torch::jit::Value*> tainted;  // outputs of nodes that failed (check mode)
   std::vector<std::string> input_names;                  // the ONNX graph's inputs
+  // A quantized graph input in torch.onnx's form (not --dequantized-io): by forward() input index, the
+  // names of its three ONNX inputs (integer tensor, scale, zero point) and the integer type.
+  struct QuantizedInput {
+    std::string value, scale, zero_point;
+    t2o_value value_handle = T2O_NO_VALUE, scale_handle = T2O_NO_VALUE, zero_point_handle = T2O_NO_VALUE;
+  };
+  std::map<size_t, QuantizedInput> quantized_inputs;
+  // Quantized values whose grid is a quantized input's, known only at run time: the ONNX float scale
+  // and the zero point in the integer type (convert/quantized_values.cpp).
+  struct Grid {
+    t2o_value scale = T2O_NO_VALUE, zero_point = T2O_NO_VALUE;
+  };
+  std::unordered_map<const torch::jit::Value*, Grid> run_time_grids;
   size_t torch_nodes = 0, fallback_nodes = 0;
 
   void warn(const std::string& message) const {

@@ -25,9 +25,15 @@ void bind_graph_inputs(Session& s) {
                       std::to_string(n));
   for (size_t i = 0; i < n; ++i) {
     std::string name = given.empty() ? s.model.argument_names[i] : given[i];
+    auto* tv = graph.inputs()[i];
+    const TensorInfo* quantized = s.types.find(tv);
+    if (quantized && quantized->quantized && !s.options.dequantized_io) {
+      s.input_names.push_back(name);  // three ONNX inputs named after it (assembly lists them)
+      bind_quantized_input(s, i, tv, name);
+      continue;
+    }
     if (!s.graph.reserve_name(name)) throw ExportError("input name '" + name + "' is used twice");
     s.input_names.push_back(name);
-    auto* tv = graph.inputs()[i];
     ValueRec r;
     r.kind = T2O_KIND_TENSOR;
     r.onnx = name;
@@ -288,6 +294,7 @@ void convert_node(Session& s, torch::jit::Node* node, const t2o::registry::Symbo
                       "the symbolic did not bind output " + std::to_string(k), false);
     }
   }
+  if (!s.options.dequantized_io) follow_run_time_grids(s, node);
   requantize_outputs(s, node);
   // Remember who made each new ONNX node: checker errors and verify name the TorchScript node.
   for (int i = before; i < graph.node_size(); ++i)

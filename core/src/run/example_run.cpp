@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <optional>
 #include <unordered_map>
 #include <set>
@@ -327,6 +328,19 @@ std::vector<std::string> ExampleRun::output_names() const {
   return out;
 }
 
+namespace {
+
+// A quantized example input moved to another grid for the grid probe: 1.5 times the scale, the zero
+// point 3 steps up (down near the top of the range). Values whose grid moves with it follow the input's.
+at::Tensor probe_grid_example(const at::Tensor& t) {
+  if (t.qscheme() != at::kPerTensorAffine) return t;
+  const int64_t top = t.scalar_type() == at::kQUInt8 ? 255 : t.scalar_type() == at::kQInt8 ? 127 : 1 << 30;
+  const int64_t zero_point = t.q_zero_point() + 3 <= top ? t.q_zero_point() + 3 : t.q_zero_point() - 3;
+  return at::quantize_per_tensor(t.dequantize(), t.q_scale() * 1.5, zero_point, t.scalar_type());
+}
+
+}  // namespace
+
 TypeTable ExampleRun::run_once(const std::vector<std::vector<int64_t>>& shapes) {
   link_meta_kernels();
   // First on the meta device: shapes and dtypes without arithmetic (a ViT's forward pass takes
@@ -340,8 +354,9 @@ TypeTable ExampleRun::run_once(const std::vector<std::vector<int64_t>>& shapes) 
   return run_on(shapes, false);
 }
 
-TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bool meta) {
+TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bool meta, bool probe_grid) {
   torch::jit::Stack stack;
+  std::map<size_t, at::Tensor> quantized_fed;  // the quantized inputs fed (their grids are recorded)
   at::manual_seed(0);
   for (size_t i = 0; i < shapes.size(); ++i) {
     auto st = *dtype_from_name(specs_[i].dtype);
@@ -363,6 +378,8 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
                    : integer && options_.input_range    ? at::randint(options_.input_range->first,
                                                                       options_.input_range->second + 1, shapes[i], opts)
                                                         : at::full(shapes[i], integer_fill_, opts);
+    if (probe_grid && !meta && t.is_quantized()) t = probe_grid_example(t);
+    if (t.is_quantized()) quantized_fed[i] = t;
     stack.emplace_back(t);
   }
   auto g = model_.graph->copy();
@@ -385,6 +402,12 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
     auto st = *dtype_from_name(specs_[i].dtype);
     info.dtype = *onnx_value_dtype(st);
     info.quantized = onnx_quantized_integer_dtype(st).value_or(0);
+    auto fed_it = quantized_fed.find(i);
+    if (info.quantized && fed_it != quantized_fed.end() && fed_it->second.qscheme() == at::kPerTensorAffine) {
+      const at::Tensor& fed = fed_it->second;
+      info.q_scale = fed.q_scale();
+      info.q_zero_point = fed.q_zero_point();
+    }
     info.dims = shapes[i];
     info.known_rank = true;
     types.set(model_.graph->inputs()[i], info);
@@ -599,6 +622,17 @@ void ExampleRun::observe(const std::vector<std::vector<int64_t>>& shapes, std::v
                       error_reason(e.what()) + hint, e.what());
   }
   if (varied != shapes) observed_.second = run_second(shapes, varied);
+  observed_.grid_probe.reset();
+  auto quantized = [](const InputSpec& s) { return at::isQIntType(*dtype_from_name(s.dtype)); };
+  if (!options_.dequantized_io && std::any_of(specs_.begin(), specs_.end(), quantized)) {
+    try {
+      observed_.grid_probe = run_on(shapes, /*meta=*/false, /*probe_grid=*/true);
+    } catch (const std::exception& e) {
+      throw ExportError("running the model with its quantized inputs on another grid (scale, zero point) failed: " +
+                            error_reason(e.what()),
+                        e.what());
+    }
+  }
   observed_.value_dims_known = run_value(shapes);
 }
 
@@ -606,6 +640,15 @@ void ExampleRun::derive(TypeTable& types, const std::vector<std::vector<int64_t>
                         const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
   types = observed_.first;
   if (observed_.second) merge_second_run(types, *observed_.second, shapes, varied, plan);
+  if (observed_.grid_probe)
+    for (auto& [id, info] : types.entries()) {
+      if (!info.quantized || info.q_scale <= 0) continue;
+      auto probe = observed_.grid_probe->entries().find(id);
+      if (probe == observed_.grid_probe->entries().end()) continue;
+      info.q_probed = true;
+      info.q_scale_probe = probe->second.q_scale;
+      info.q_zero_point_probe = probe->second.q_zero_point;
+    }
   if (observed_.value_run) merge_value_run(types, *observed_.value_run);
   // Before anything folds a size: values the runs did not reach get types, and sizes that depend
   // on the branch taken or the number of iterations are marked as varying.

@@ -56,7 +56,7 @@ class ExampleRun {
   bool run_value(const std::vector<std::vector<int64_t>>& shapes);
   void merge_value_run(TypeTable& types, const TypeTable& other);
   TypeTable run_once(const std::vector<std::vector<int64_t>>& shapes);
-  TypeTable run_on(const std::vector<std::vector<int64_t>>& shapes, bool meta);
+  TypeTable run_on(const std::vector<std::vector<int64_t>>& shapes, bool meta, bool probe_grid = false);
 
   const ExportOptions& options_;
   PreparedModel& model_;
@@ -67,6 +67,9 @@ class ExampleRun {
     TypeTable first;                     // at the example shapes
     std::optional<TypeTable> second;     // at the second run's shapes (dynamic axes)
     std::optional<TypeTable> value_run;  // integer inputs at 2 (ops sized by values), when it ran
+    // Quantized inputs on another grid (scale, zero point): which quantized values' grids follow the
+    // inputs' at run time (see TensorInfo::q_scale_probe). Only with quantized inputs in torch.onnx's form.
+    std::optional<TypeTable> grid_probe;
     bool value_dims_known = true;
   };
   Observations observed_;

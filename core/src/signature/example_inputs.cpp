@@ -8,6 +8,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <cstring>
 #include <filesystem>
@@ -273,6 +274,21 @@ ResolvedSignature resolve_signature(const ExportOptions& given, const std::strin
     if (out.options.inputs.empty()) out.options.inputs = specs_of_examples(out.examples);
   } else if (saved && given.inputs.empty() && !saved->example_files.empty()) {
     out.examples = read_saved_examples(model_path, saved->example_files);
+    // A quantized example is stored as its integer values; its grid is in the signature.
+    for (size_t i = 0; i < saved->example_grids.size() && i < out.examples.size(); ++i) {
+      const auto& grid = saved->example_grids[i];
+      if (!grid) continue;
+      auto& [where, t] = out.examples[i];
+      const auto st = t.scalar_type();
+      if (st != at::kByte && st != at::kChar && st != at::kInt)
+        throw SignatureError(where + ": a quantized example's values must be uint8, int8 or int32, not " +
+                             dtype_name(st));
+      const int64_t lo = st == at::kChar ? -128 : 0, hi = st == at::kByte ? 255 : st == at::kChar ? 127 : 0;
+      if (!(grid->first > 0) || !std::isfinite(grid->first) || grid->second < lo || grid->second > hi)
+        throw SignatureError(where + ": its quantization (scale " + std::to_string(grid->first) + ", zero point " +
+                             std::to_string(grid->second) + ") is not a valid grid for " + dtype_name(st) + " values");
+      t = at::_make_per_tensor_quantized_tensor(t, grid->first, grid->second);
+    }
     out.examples_source = model_path + " (examples saved by torch2onnx.save)";
   }
   return out;

@@ -346,6 +346,18 @@ std::optional<SavedSignature> read_saved_signature(const std::string& path) {
     saved.output_names = j.value("output_names", std::vector<std::string>{});
     for (const auto& s : j.value("dynamic_axes", std::vector<std::string>{})) saved.dynamic_axes.push_back(parse_dynamic_axes(s));
     saved.example_files = j.value("example_inputs", std::vector<std::string>{});
+    if (j.contains("example_quantization")) {  // null, or {"scale": s, "zero_point": z} per example file
+      for (const auto& q : j.at("example_quantization")) {
+        if (q.is_null()) saved.example_grids.emplace_back();
+        else
+          saved.example_grids.emplace_back(
+              std::make_pair(q.at("scale").get<double>(), q.at("zero_point").get<int64_t>()));
+      }
+      if (saved.example_grids.size() != saved.example_files.size())
+        throw bad("example_quantization has " + std::to_string(saved.example_grids.size()) + " entries for " +
+                  std::to_string(saved.example_files.size()) + " example files");
+    }
+    if (j.contains("dequantized_io")) saved.dequantized_io = j.at("dequantized_io").get<bool>();
     if (j.contains("default_dtype")) saved.default_dtype = parse_default_dtype(j.at("default_dtype").get<std::string>());
     if (j.contains("training")) saved.training = parse_training_mode(j.at("training").get<std::string>());
     if (j.contains("do_constant_folding")) saved.do_constant_folding = j.at("do_constant_folding").get<bool>();
@@ -367,6 +379,7 @@ ExportOptions with_saved_signature(const ExportOptions& options, const SavedSign
   ExportOptions out = options;
   if (out.default_dtype.empty()) out.default_dtype = saved.default_dtype;
   if (!out.training) out.training = saved.training;
+  if (!out.dequantized_io && saved.dequantized_io) out.dequantized_io = *saved.dequantized_io;
   if (!out.constant_folding_given && saved.do_constant_folding) out.constant_folding = *saved.do_constant_folding;
   if (!out.modules_as_functions && saved.modules_as_functions) {
     out.modules_as_functions = true;

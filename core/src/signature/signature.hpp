@@ -44,6 +44,9 @@ struct SavedSignature {
   std::vector<std::string> input_names, output_names;
   std::vector<DynamicAxes> dynamic_axes;
   std::vector<std::string> example_files;  // names of the extra files holding .npy example tensors
+  // Per example file: a quantized example's (scale, zero point); its file holds the integer values.
+  std::vector<std::optional<std::pair<double, int64_t>>> example_grids;
+  std::optional<bool> dequantized_io;  // save(dequantized_io=...), if recorded
   std::string default_dtype;  // torch.get_default_dtype() when saved: "float32", "float64" ("" if not recorded)
   std::optional<TrainingMode> training;     // save(training=...), if recorded
   std::optional<bool> do_constant_folding;  // save(do_constant_folding=...), if recorded

@@ -16,8 +16,13 @@ namespace fs = std::filesystem;
 
 at::Tensor random_tensor(const InputSpec& spec, std::optional<ValueRange> range, at::Generator& gen) {
   auto st = *dtype_from_name(spec.dtype);
-  if (at::isQIntType(st)) throw VerifyRequestError("verify does not support quantized inputs (" + spec.text + ") yet");
   auto dims = spec.dims;
+  if (at::isQIntType(st)) {
+    double scale = (1.0 + at::empty({}, at::kDouble).uniform_(0, 1, gen).item<double>()) / 64;
+    int64_t middle = st == at::kQUInt8 ? 128 : 0, spread = st == at::kQInt32 ? 0 : 20;
+    int64_t zero_point = middle + (spread ? at::randint(-spread, spread + 1, {}, gen, at::kLong).item<int64_t>() : 0);
+    return at::quantize_per_tensor(at::randn(dims, gen, at::TensorOptions().dtype(at::kFloat)), scale, zero_point, st);
+  }
   if (st == at::kBool) return at::randint(0, 2, dims, gen, at::TensorOptions().dtype(at::kLong)).to(at::kBool);
   if (at::isFloatingType(st) || at::isComplexType(st)) {
     auto base = at::isComplexType(st) ? st : at::kDouble;
@@ -28,6 +33,32 @@ at::Tensor random_tensor(const InputSpec& spec, std::optional<ValueRange> range,
   auto [lo, hi] = range.value_or(std::make_pair(0.0, 2.0));
   return at::randint((int64_t)std::ceil(lo), (int64_t)std::ceil(hi), dims, gen, at::TensorOptions().dtype(at::kLong))
       .to(st);
+}
+
+std::vector<at::Tensor> onnx_feeds(const at::Tensor& arg, bool dequantized_io) {
+  if (!arg.defined() || !arg.is_quantized()) return {arg};
+  if (dequantized_io) return {arg.dequantize()};
+  if (arg.qscheme() != at::kPerTensorAffine)
+    throw VerifyRequestError("a per-channel quantized input cannot be fed as torch.onnx's (tensor, scale, zero point)");
+  return {arg.int_repr(), at::scalar_tensor(arg.q_scale(), at::kDouble),
+          at::scalar_tensor(arg.q_zero_point(), at::kLong)};
+}
+
+std::vector<at::Tensor> unpacked_results(const std::vector<at::Tensor>& results, bool dequantized_io) {
+  std::vector<at::Tensor> out;
+  for (const auto& t : results) {
+    if (!t.defined() || !t.is_quantized()) {
+      out.push_back(t);
+    } else if (dequantized_io || t.qscheme() != at::kPerTensorAffine) {
+      out.push_back(t.dequantize());
+    } else {
+      at::Tensor values = t.int_repr();
+      out.push_back(values);
+      out.push_back(at::scalar_tensor(t.q_scale(), at::kFloat));
+      out.push_back(at::scalar_tensor(t.q_zero_point(), values.scalar_type()));
+    }
+  }
+  return out;
 }
 
 std::vector<at::Tensor> read_input_dir(const std::string& dir) {

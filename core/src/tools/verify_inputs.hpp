@@ -25,9 +25,18 @@ struct InputSet {
 };
 
 // A tensor of spec's dtype and dims: bools 0/1; floats (and complex) from a standard normal, or
-// uniform in `range`; integers uniform in [ceil(lo), ceil(hi)), default [0, 2). Quantized dtypes are
-// a VerifyRequestError.
+// uniform in `range`; integers uniform in [ceil(lo), ceil(hi)), default [0, 2); quantized dtypes
+// quantized per tensor on a random grid (scale in [1/64, 1/32), a zero point near the middle of the range).
 at::Tensor random_tensor(const InputSpec& spec, std::optional<ValueRange> range, at::Generator& gen);
+
+// An argument as the ONNX model takes it: a quantized one as torch.onnx 1.13 feeds it (int_repr, the
+// scale as a float64 and the zero point as an int64, 0-d), or with dequantized_io its dequantized
+// values; any other tensor itself.
+std::vector<at::Tensor> onnx_feeds(const at::Tensor& arg, bool dequantized_io);
+// libtorch's results as the ONNX model gives them: a quantized one as torch.onnx 1.13's verification
+// unpacks it (int_repr, the scale as a float32 and the zero point in the integer type, 0-d), or with
+// dequantized_io its dequantized values.
+std::vector<at::Tensor> unpacked_results(const std::vector<at::Tensor>& results, bool dequantized_io);
 
 // DIR/input_K.pb or DIR/input_K.npy, K = 0, 1, ... up to the first missing one. VerifyRequestError
 // ("--inputs ...") when there is no such directory, no input_0 or an unreadable file.

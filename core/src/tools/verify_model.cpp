@@ -63,7 +63,18 @@ class Verify {
   }
 
   VerifyReport run() {
+    // A .pt saved by torch2onnx.save carries its --input specs (and --dequantized-io): verify's inputs
+    // follow them when none are given, as the export does.
+    if (options_.inputs.empty() && rq_.inputs_dir.empty() && options_.use_saved_signature && !rq_.model.empty()) {
+      check_archive_bounds(rq_.model);
+      if (auto saved = read_saved_signature(rq_.model)) {
+        options_ = with_saved_signature(options_, *saved);
+        saved_specs_ = true;
+      }
+    }
     check_inputs();
+    // The export itself reads the saved signature (with its example values) as export does.
+    convert_options_ = saved_specs_ ? rq_.options : options_;
     // The model's default dtype for every libtorch run verify makes (the conversion sets it again).
     std::string dtype = options_.default_dtype;
     if (dtype.empty() && options_.use_saved_signature && !rq_.model.empty()) {
@@ -99,6 +110,10 @@ class Verify {
   // Input files give the --input specs when none are given; verify feeds libtorch one tensor per
   // argument (tuple, dict and primitive arguments are export's).
   void check_inputs() {
+    for (const auto& s : options_.inputs)
+      if (!rq_.inputs_dir.empty() && s.kind == InputSpec::Kind::Tensor && at::isQIntType(*dtype_from_name(s.dtype)))
+        throw VerifyRequestError("--inputs: quantized inputs (" + s.text +
+                                 ") are made at random only; leave out --inputs");
     if (!rq_.inputs_dir.empty()) {
       file_inputs_ = read_input_dir(rq_.inputs_dir);
       if (options_.inputs.empty()) {
@@ -116,6 +131,12 @@ class Verify {
         throw VerifyRequestError("--input " + s.text + ": verify takes tensor and none arguments only (nested and "
                                  "primitive arguments are exported by 'export', not verified yet)");
       if (s.dtype != "none") onnx_specs_.push_back(s);
+    }
+    for (const auto& s : onnx_specs_) {
+      if (!at::isQIntType(*dtype_from_name(s.dtype))) continue;
+      quantized_inputs_ = true;
+      if (rq_.find_mismatch || !rq_.repro_dir.empty())
+        throw VerifyRequestError("--find-mismatch and --repro do not take quantized inputs (" + s.text + ") yet");
     }
     if (file_inputs_.empty()) return;
     if (file_inputs_.size() != onnx_specs_.size())
@@ -145,13 +166,16 @@ class Verify {
         throw VerifyRequestError(std::string("--onnx: ") + e.what());
       }
       for (const auto& i : infos) input_names_.push_back(i.name);
-      if (infos.size() != onnx_specs_.size())
-        throw VerifyRequestError("--onnx " + onnx_path_ + " has " + std::to_string(infos.size()) + " input(s), but " +
-                                 std::to_string(onnx_specs_.size()) + " --input are given");
+      size_t expected = 0;  // a quantized argument is three inputs, unless --dequantized-io
+      for (const auto& spec : onnx_specs_)
+        expected += at::isQIntType(*dtype_from_name(spec.dtype)) && !options_.dequantized_io ? 3 : 1;
+      if (infos.size() != expected)
+        throw VerifyRequestError("--onnx " + onnx_path_ + " has " + std::to_string(infos.size()) + " input(s), but the " +
+                                 std::to_string(onnx_specs_.size()) + " --input given take " + std::to_string(expected));
       return;
     }
     say("exporting " + rq_.model + " (opset " + std::to_string(options_.opset) + ")");
-    conversion_ = Conversion::convert(rq_.model, options_, registry_);
+    conversion_ = Conversion::convert(rq_.model, convert_options_, registry_);
     onnx_path_ = (tmp_ / "model.onnx").string();
     conversion_->write(onnx_path_);
     if (!rq_.output.empty()) conversion_->write(rq_.output);
@@ -205,16 +229,22 @@ class Verify {
           at::Generator gen = at::detail::createCPUGenerator((uint64_t)(rq_.seed + r));
           InputSet set;
           std::string label = "seed " + std::to_string(rq_.seed + r) + ":";
+          std::vector<at::Tensor> args;
           for (size_t k = 0; k < onnx_specs_.size(); ++k) {
             auto spec = onnx_specs_[k];
             spec.dims = shapes[k];
-            auto named = k < input_names_.size() ? rq_.input_range_of.find(input_names_[k]) : rq_.input_range_of.end();
+            // A quantized argument takes three ONNX inputs: name ranges and labels by argument when there are any.
+            const bool by_input = !quantized_inputs_ && k < input_names_.size();
+            auto named = by_input ? rq_.input_range_of.find(input_names_[k]) : rq_.input_range_of.end();
             auto range = named != rq_.input_range_of.end() ? std::optional(named->second) : rq_.input_range;
-            set.onnx_inputs.push_back(random_tensor(spec, range, gen));
-            label += " " + (k < input_names_.size() ? input_names_[k] : "input_" + std::to_string(k)) + " " +
-                     type_text(set.onnx_inputs.back());
+            args.push_back(random_tensor(spec, range, gen));
+            for (auto& feed : onnx_feeds(args.back(), options_.dequantized_io)) set.onnx_inputs.push_back(feed);
+            label += " " + (by_input ? input_names_[k] : "input_" + std::to_string(k)) + " " + type_text(args.back());
+            if (args.back().is_quantized())
+              label += " (scale " + std::to_string(args.back().q_scale()) + ", zero point " +
+                       std::to_string(args.back().q_zero_point()) + ")";
           }
-          set.torch_args = torch_args(set.onnx_inputs);
+          set.torch_args = torch_args(args);
           set.label = label;
           sets_.push_back(std::move(set));
         }
@@ -249,7 +279,7 @@ class Verify {
                                : ""));
       }
       report_.seconds.libtorch += t_torch.seconds();
-      const auto& ref = torch_outputs_[si];
+      const auto ref = unpacked_results(torch_outputs_[si], options_.dequantized_io);
       VerifyRun run;
       run.inputs = set.label;
       if (ref.size() != onnx_out.size()) {
@@ -276,7 +306,7 @@ class Verify {
     if (!conversion_) {
       say("--find-mismatch: converting " + rq_.model + " again to map its values to ONNX values (--onnx " + rq_.onnx +
           " has no such map)");
-      conversion_ = Conversion::convert(rq_.model, options_, registry_);
+      conversion_ = Conversion::convert(rq_.model, convert_options_, registry_);
     }
     const auto& set = sets_[*failing_set_];
     const auto& values = conversion_->values();
@@ -410,6 +440,9 @@ class Verify {
   fs::path tmp_;
   std::unique_ptr<Conversion> conversion_;  // the export (none with --onnx until --find-mismatch)
   std::string onnx_path_;
+  ExportOptions convert_options_;  // what the conversion is given (without the saved specs verify took)
+  bool saved_specs_ = false;        // the specs came from the .pt's saved signature
+  bool quantized_inputs_ = false;  // an --input of a quantized type (verify makes them at random)
   std::vector<std::string> input_names_, output_names_;
   std::vector<InputSet> sets_;
   std::vector<std::vector<at::Tensor>> torch_outputs_;  // libtorch's outputs of each set

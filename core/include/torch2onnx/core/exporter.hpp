@@ -170,6 +170,11 @@ struct ExportOptions {
   // As torch.onnx's keep_initializers_as_inputs (--keep-initializers-as-inputs): every initializer is
   // also a graph input (what IR version < 4 required and some runtimes still expect).
   bool keep_initializers_as_inputs = false;
+  // Quantized graph inputs and results (--dequantized-io): false (the default) gives them as torch.onnx
+  // 1.13 does, each a triple of ONNX values: the integer tensor (uint8/int8/int32), its scale (an input:
+  // double, a result: float) and zero point (an input: int64, a result: uint8/int8), all 0-d but the
+  // tensor; true gives each as one float32 tensor of its dequantized values (torch2onnx's older form).
+  bool dequantized_io = false;
   // torch.get_default_dtype() the model was traced or scripted under: "float32" or "float64" (what
   // true division of integers, Python floats and float factories without a dtype give). Empty: the
   // one torch2onnx.save recorded in the .pt's signature, else float32. The example runs, constant
