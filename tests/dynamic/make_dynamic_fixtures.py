@@ -126,6 +126,11 @@ def cases():
         def forward(self, x):
             return x.view(2, 3, 4).sum(1)
 
+    # A returned list whose length follows a dynamic axis: one ONNX sequence output (opset 11+).
+    class SplitReturn(nn.Module):
+        def forward(self, x):
+            return x.split(2, dim=1)
+
     # Sizes that follow the data, which the example runs may meet only once: the first rows with a
     # score above -10, at most two (keep[:2] after nonzero: 2 in both runs whenever both had two), and
     # a resize to a size read from the data inside a scripted helper (Keypoint R-CNN's heatmaps).
@@ -174,6 +179,7 @@ def cases():
         "halves_script": (Halves(), "script", [torch.randn(2, 6, 3)], ["x=0:batch,1:pairs"],
                           [[torch.randn(3, 10, 3)], [torch.randn(1, 2, 3)]], 1e-5),
         "fixed_view": (FixedView(), "trace", [torch.randn(2, 12)], ["x=0:batch"], [], 1e-5),
+        "split_return_sequence": (SplitReturn(), "script", [torch.randn(3, 5)], ["x=1:n"], [], 1e-5),
         "truncated_selection": (TruncatedSelection(), "trace", [positives(8, [0, 2, 5])], ["x=0:n"],
                                 [[positives(6, [3])], [positives(12, [1, 4, 7, 9])], [positives(5, [])]], 1e-5),
         "data_sized_resize": (DataSizedResize(), "trace", [with_corner(1, 2.5, 3.5)], ["x=0:batch"],
