@@ -96,6 +96,17 @@ class InstanceNormStats(torch.nn.Module):
         return self.n(x)
 
 
+class DictFilledInLoop(torch.nn.Module):
+    """A dict written in a loop of a static trip count: unrolled by the static-shape fold, then its
+    writes fold into its entries."""
+    def forward(self, x):
+        out: Dict[str, torch.Tensor] = {}
+        out["first"] = x[0]
+        for i in range(x.size(0)):
+            out["last"] = x[i] * float(i)
+        return out
+
+
 class ViewFromDynamicSize(torch.nn.Module):
     """view to sizes computed from a dynamic axis (halves of it: odd sizes fail in PyTorch too, so the
     second example run must pick a size the model accepts)."""
@@ -129,6 +140,7 @@ DYN_SCATTER = ("--dynamic-axes", "idx=1", "--dynamic-axes", "src=1")
 
 CASES = [
     case("dict_set_item", DictFilled(), [torch.randn(3, 4)], method="script"),
+    case("dict_filled_in_loop", DictFilledInLoop(), [torch.randn(3, 4)], method="script"),
     case("dict_call_copy", DictCall(), [torch.randn(3, 4)], method="script"),
     case("list_of_dicts", ListOfDicts(), [torch.randn(2, 3, 4)], save="torch2onnx"),
     case("baddbmm_dynamic", Baddbmm(), [torch.randn(2, 3, 5), torch.randn(2, 3, 4), torch.randn(2, 4, 5)],
