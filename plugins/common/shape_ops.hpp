@@ -201,9 +201,11 @@ inline Value dynamic_equal_parts(Ctx& ctx, const Value& x, int64_t axis, bool un
   std::string k = ctx.kind();
   if (chunk && !has(ctx, feature::kSplitToSequence))
     return ctx.make_list(dynamic_chunks(ctx, x, axis, ctx.input(1).to_int(), input_form));
-  require(ctx, feature::kSplitToSequence,
-          (unbind ? std::string("unbinding") : std::string("splitting")) + " dynamic axis " + std::to_string(axis) +
-              " into equal parts (how many follows its size, so the list becomes an ONNX sequence)");
+  if (unbind)
+    require(ctx, feature::kSplitToSequence, "unbinding dynamic axis " + std::to_string(axis) +
+                                                " into parts (how many follows its size: an ONNX sequence)");
+  require(ctx, feature::kSplitToSequence, "splitting dynamic axis " + std::to_string(axis) +
+                                              " into equal parts (how many follows its size: an ONNX sequence)");
   Value seq;
   if (unbind) {
     // No split input: parts of length 1, keepdims=0 drops the axis.
