@@ -1,7 +1,9 @@
 # Lists of tensors at the top level: ops that return a list (split, chunk, tensor_split, unbind,
 # broadcast_tensors) returned whole from a scripted forward (one ONNX output per item, each typed from
 # what the example run saw of that item) or used whole (len, a loop over it, sum, cat), with and
-# without dynamic axes; a list indexed or set at a run-time position (ONNX sequences, opset 11+).
+# without dynamic axes; a list indexed or set at a run-time position (ONNX sequences, opset 11+);
+# split/chunk/unbind into equal parts of a dynamic axis (SplitToSequence, opset 11+) used by index,
+# len, loops, cat/stack, and unpacked (traced).
 from typing import List
 
 import torch

@@ -4,7 +4,9 @@
 # other sizes (scatter_add from opset 16: below it duplicate indices cannot accumulate, refused);
 # a slice whose step is computed at run time; randint_like; multinomial on a made-up example input
 # (drawn as probabilities); scripted InstanceNorm with track_running_stats (its running statistics
-# read as constants after freezing).
+# read as constants after freezing); a dict filled in a loop the static-shape fold unrolls; the
+# second example run at other sizes on models with size rules (view to halves of a dynamic axis,
+# chunk of a dynamic axis unpacked, an LSTM over a dynamic batch and sequence inside a larger model).
 from typing import Dict
 
 import torch
