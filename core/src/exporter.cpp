@@ -22,7 +22,9 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <functional>
 #include <map>
+#include <set>
 #include <tuple>
 #include <fstream>
 #include <sys/stat.h>
@@ -66,6 +68,47 @@ std::string one_line(std::string s) {
   return s;
 }
 
+// ONNX's shape inference names each dim it cannot know with a fresh "unk__N", and gives a sequence
+// (SplitToSequence's parts of different lengths) one element shape: every SequenceAt of it then
+// carries the same "unk__N", which ONNX Runtime reads as "equal sizes" and fails on (it plans one
+// buffer for both). Such a symbol claims nothing: left unnamed wherever it appears.
+void collect_sequence_symbols(const onnx::TypeProto& t, std::set<std::string>& out) {
+  if (!t.has_sequence_type()) return;
+  const auto& elem = t.sequence_type().elem_type();
+  if (elem.has_sequence_type()) return collect_sequence_symbols(elem, out);
+  if (!elem.has_tensor_type() || !elem.tensor_type().has_shape()) return;
+  for (const auto& d : elem.tensor_type().shape().dim())
+    if (d.has_dim_param() && d.dim_param().rfind("unk__", 0) == 0) out.insert(d.dim_param());
+}
+
+void for_each_graph(onnx::GraphProto* g, const std::function<void(onnx::GraphProto*)>& f) {
+  f(g);
+  for (auto& n : *g->mutable_node())
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_g()) for_each_graph(a.mutable_g(), f);
+      for (auto& sub : *a.mutable_graphs()) for_each_graph(&sub, f);
+    }
+}
+
+void unname_sequence_symbols(onnx::ModelProto& model) {
+  std::set<std::string> symbols;
+  for_each_graph(model.mutable_graph(), [&](onnx::GraphProto* g) {
+    for (const auto& v : g->value_info()) collect_sequence_symbols(v.type(), symbols);
+    for (const auto& v : g->output()) collect_sequence_symbols(v.type(), symbols);
+  });
+  if (symbols.empty()) return;
+  std::function<void(onnx::TypeProto*)> unname = [&](onnx::TypeProto* t) {
+    if (t->has_sequence_type()) return unname(t->mutable_sequence_type()->mutable_elem_type());
+    if (!t->has_tensor_type() || !t->tensor_type().has_shape()) return;
+    for (auto& d : *t->mutable_tensor_type()->mutable_shape()->mutable_dim())
+      if (d.has_dim_param() && symbols.count(d.dim_param())) d.clear_dim_param();
+  };
+  for_each_graph(model.mutable_graph(), [&](onnx::GraphProto* g) {
+    for (auto& v : *g->mutable_value_info()) unname(v.mutable_type());
+    for (auto& v : *g->mutable_output()) unname(v.mutable_type());
+  });
+}
+
 // The ONNX checker and shape inference on the assembled model, as export runs them before writing
 // (and check, as a dry run, too). Throws ExportError naming the node and the op and pack behind it.
 void validate(ConvertedModel& conv, const ExportOptions& options) {
@@ -96,6 +139,7 @@ void validate(ConvertedModel& conv, const ExportOptions& options) {
   } catch (const std::exception& e) {
     throw ExportError("ONNX shape inference failed: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
   }
+  unname_sequence_symbols(model);
 }
 
 }  // namespace

@@ -192,6 +192,46 @@ inline std::vector<Value> dynamic_chunks(Ctx& ctx, const Value& x, int64_t axis,
   return parts;
 }
 
+// Equal parts of a dynamic axis (split(x, k, axis), chunk(x, n, axis), unbind(x, axis)): how many
+// follows the axis's size, so from opset 11 the list is an ONNX sequence (SplitToSequence, as
+// torch.onnx 1.13 does): its consumers (ListUnpack, x[i], len, loops, cat/stack, a returned list)
+// read it at run time. chunk below 11 keeps its n parts (Slices at 10: right wherever PyTorch
+// itself gives n parts, which a graph unpacking them needs); split and unbind are refused there.
+inline Value dynamic_equal_parts(Ctx& ctx, const Value& x, int64_t axis, bool unbind, bool chunk, bool input_form) {
+  std::string k = ctx.kind();
+  if (chunk && !has(ctx, feature::kSplitToSequence))
+    return ctx.make_list(dynamic_chunks(ctx, x, axis, ctx.input(1).to_int(), input_form));
+  if (unbind)
+    require(ctx, feature::kSplitToSequence, "unbinding dynamic axis " + std::to_string(axis) +
+                                                " into parts (how many follows its size: an ONNX sequence)");
+  require(ctx, feature::kSplitToSequence, "splitting dynamic axis " + std::to_string(axis) +
+                                              " into equal parts (how many follows its size: an ONNX sequence)");
+  Value seq;
+  if (unbind) {
+    // No split input: parts of length 1, keepdims=0 drops the axis.
+    seq = ctx.op("SplitToSequence", {x}, {Attr::i("axis", axis), Attr::i("keepdims", 0)});
+  } else {
+    // A 0-d split is one part length (the last part shorter); chunk's is ceil(D / n), as PyTorch's.
+    Value step;
+    if (chunk) {
+      int64_t n = ctx.input(1).to_int();
+      if (n <= 0) fail(k + ": chunks=" + std::to_string(n) + " must be positive");
+      Value length = dim_tensor(ctx, x, axis);  // 0-d
+      step = ctx.op("Div", {ctx.op("Add", {length, ctx.scalar_i64(n - 1)}), ctx.scalar_i64(n)});
+      // SplitToSequence wants a positive length (ceil(0 / n) = 0 on an empty axis): 0 becomes 1
+      // (Max on integers only exists from opset 12).
+      Value zero = ctx.op("Cast", {ctx.op("Equal", {step, ctx.scalar_i64(0)})}, {Attr::i("to", T2O_DTYPE_INT64)});
+      step = ctx.op("Add", {step, zero});
+    } else {
+      int64_t size = ctx.input(1).to_int();
+      if (size <= 0) fail(k + ": split_size=" + std::to_string(size) + " must be positive");
+      step = ctx.scalar_i64(size);
+    }
+    seq = ctx.op("SplitToSequence", {x, step}, {Attr::i("axis", axis)});
+  }
+  return typed(ctx, ctx.make_dynamic_scalar(seq, T2O_KIND_SEQUENCE), x.dtype(), -1);
+}
+
 // The split family: aten::split(self, int split_size | int[] sizes, dim),
 // split_with_sizes(self, int[] sizes, dim), chunk(self, int chunks, dim), unbind(self, dim), and
 // their unsafe_ variants. Result: a list (ListUnpack / __getitem__ take it apart).
@@ -225,10 +265,7 @@ inline void split_symbolic(Ctx& ctx, bool input_form) {
     }
     sizes = s.to_ints();
   } else {
-    if (D < 0 && chunk) return ctx.set_output(0, ctx.make_list(dynamic_chunks(ctx, x, axis, ctx.input(1).to_int(), input_form)));
-    if (D < 0)
-      unsupported(k + ": splitting dynamic axis " + std::to_string(axis) +
-                  " into equal parts (the number of results depends on its size)");
+    if (D < 0) return ctx.set_output(0, dynamic_equal_parts(ctx, x, axis, unbind, chunk, input_form));
     int64_t step = 1;
     if (chunk) {
       int64_t n = ctx.input(1).to_int();
@@ -304,6 +341,9 @@ inline void slice_symbolic(Ctx& ctx, bool input_form) {
     for (int64_t i = clampi(a); i < clampi(b); i += step) items.push_back(x.item(i));
     return ctx.set_output(0, ctx.make_list(items));
   }
+  if (x.is_sequence())
+    unsupported(ctx.kind() + ": a slice of a list whose length follows a dynamic size (an ONNX sequence; index "
+                "its items or loop over them instead)");
   int64_t r = known_rank(ctx, x);
   int64_t dim = ctx.num_inputs() > 1 ? ctx.input(1).to_int() : 0;
   int64_t axis = normalize_axis(ctx, dim, r);

@@ -27,6 +27,14 @@ void construct(Ctx& ctx) {
 
 void unpack(Ctx& ctx) {
   Value list = ctx.input(0);
+  if (list.is_sequence()) {
+    // A list whose length follows a dynamic size (split of a dynamic axis), unpacked into as many
+    // names as the example had: each one SequenceAt (ONNX Runtime fails where the length differs, as
+    // PyTorch's unpacking does).
+    for (int32_t i = 0; i < ctx.num_outputs(); ++i)
+      ctx.set_output(i, typed(ctx, ctx.op("SequenceAt", {list, ctx.scalar_i64(i)}), list.dtype()));
+    return;
+  }
   if (list.kind() != T2O_KIND_LIST) unsupported(ctx.kind() + ": input is not a list/tuple known to the exporter");
   std::vector<Value> items = list.items();
   if ((int64_t)items.size() != ctx.num_outputs())

@@ -126,6 +126,21 @@ def cases():
         def forward(self, x):
             return x.view(2, 3, 4).sum(1)
 
+    # A returned list whose length follows a dynamic axis: one ONNX sequence output (opset 11+).
+    class SplitReturn(nn.Module):
+        def forward(self, x):
+            return x.split(2, dim=1)
+
+    # embedding_bag's offsets must start at 0 (made-up ones do not): the example values given with
+    # --example-inputs feed the first run, and resized (a prefix, or the last entry repeated) the second.
+    class BagSums(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bag = nn.EmbeddingBag(10, 3, mode="sum")
+
+        def forward(self, ids, offsets):
+            return self.bag(ids, offsets)
+
     # Sizes that follow the data, which the example runs may meet only once: the first rows with a
     # score above -10, at most two (keep[:2] after nonzero: 2 in both runs whenever both had two), and
     # a resize to a size read from the data inside a scripted helper (Keypoint R-CNN's heatmaps).
@@ -174,6 +189,11 @@ def cases():
         "halves_script": (Halves(), "script", [torch.randn(2, 6, 3)], ["x=0:batch,1:pairs"],
                           [[torch.randn(3, 10, 3)], [torch.randn(1, 2, 3)]], 1e-5),
         "fixed_view": (FixedView(), "trace", [torch.randn(2, 12)], ["x=0:batch"], [], 1e-5),
+        "embedding_bag_examples": (BagSums(), "trace", [torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), torch.tensor([0, 3, 5])],
+                                   ["ids=0:n", "offsets=0:bags"],
+                                   [[torch.tensor([7, 1, 1, 0, 2]), torch.tensor([0, 1])],
+                                    [torch.tensor([3] * 12), torch.tensor([0, 2, 2, 8])]], 1e-5),
+        "split_return_sequence": (SplitReturn(), "script", [torch.randn(3, 5)], ["x=1:n"], [], 1e-5),
         "truncated_selection": (TruncatedSelection(), "trace", [positives(8, [0, 2, 5])], ["x=0:n"],
                                 [[positives(6, [3])], [positives(12, [1, 4, 7, 9])], [positives(5, [])]], 1e-5),
         "data_sized_resize": (DataSizedResize(), "trace", [with_corner(1, 2.5, 3.5)], ["x=0:batch"],
@@ -181,6 +201,10 @@ def cases():
         "lstm_seq": (Lstm(), "trace", [torch.randn(1, 16, 8)], ["x=0:batch,1:seq"],
                      [[torch.randn(3, 9, 8)], [torch.randn(2, 30, 8)]], 1e-4),
     }
+
+
+# Cases exported with their example values (--example-inputs) instead of made-up ones.
+GIVEN_EXAMPLES = {"embedding_bag_examples"}
 
 
 def main():
@@ -219,6 +243,13 @@ def generate(target, name):
         args += ["--input", mf.cli_spec(t)]
     for a in axes:
         args += ["--dynamic-axes", a]
+    if name in GIVEN_EXAMPLES:
+        import numpy
+        examples = os.path.join(os.path.abspath(target), "examples")
+        os.makedirs(examples)
+        for k, t in enumerate(example):
+            numpy.save(os.path.join(examples, f"input_{k}.npy"), t.numpy())
+        args += ["--example-inputs", examples]
     with open(os.path.join(target, "export.json"), "w") as f:
         json.dump({"cli_args": args, "sizes": len(others)}, f, indent=1)
 

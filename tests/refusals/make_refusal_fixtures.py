@@ -58,6 +58,28 @@ def main():
                 out["b"] = x * 2
             return out
 
+    class DictWriteInLoop(torch.nn.Module):
+        # a dict written in a loop whose trip count follows the data (one of a static size is unrolled)
+        def forward(self, x):
+            out: Dict[str, torch.Tensor] = {}
+            for i in range(int(x.sum() > 0) + 1):
+                out["row"] = x[i]
+            return out
+
+    class DictWriteRuntimeKey(torch.nn.Module):
+        # a key made from the data
+        def forward(self, x):
+            out: Dict[str, torch.Tensor] = {}
+            key = "pos" if bool(x.sum() > 0) else "neg"
+            out[key] = x
+            return out
+
+    class DictPop(torch.nn.Module):
+        def forward(self, x):
+            out: Dict[str, torch.Tensor] = {"a": x, "b": x * 2}
+            out.pop("a")
+            return out
+
     models = {
         # a made-up example input (ones) that the op rejects: the error names the input and says to
         # give its values with --example-inputs
@@ -79,6 +101,9 @@ def main():
     torch.jit.script(ListIndexRuntime()).save(os.path.join(out, "list_index_runtime.pt"))
     torch.jit.script(ListSetRuntime()).save(os.path.join(out, "list_set_runtime.pt"))
     torch.jit.script(DictWriteInBranch()).save(os.path.join(out, "dict_write_in_branch.pt"))
+    torch.jit.script(DictWriteInLoop()).save(os.path.join(out, "dict_write_in_loop.pt"))
+    torch.jit.script(DictWriteRuntimeKey()).save(os.path.join(out, "dict_write_runtime_key.pt"))
+    torch.jit.script(DictPop()).save(os.path.join(out, "dict_pop.pt"))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 #include "common/locations.hpp"
 #include "convert/quantized_values.hpp"
 #include "common/view_ops.hpp"
+#include "prepare/dict_writes.hpp"
 #include "torch2onnx/core/dtype_table.hpp"
 
 #include <algorithm>
@@ -15,6 +16,16 @@ namespace t2o::core {
 namespace {
 
 std::string qual(const torch::jit::Node* node) { return node->kind().toQualString(); }
+
+// What a refusal says of a node no pack converts: the resolution's message, or for a dict write the
+// prepare pass left, why it was left.
+std::string missing_message(const torch::jit::Node* node, const Resolution& r) {
+  if (r.reason == Unconvertible::NoSymbolic) {
+    std::string why = dict_write_refusal(node);
+    if (!why.empty()) return why;
+  }
+  return r.message;
+}
 
 void bind_graph_inputs(Session& s) {
   const auto& given = s.options.input_names;
@@ -51,7 +62,7 @@ void check_convertible(Session& s) {
   struct Missing {
     size_t count = 0;
     std::string first_location;
-    const Resolution* resolution = nullptr;
+    std::string message;
   };
   std::map<std::string, Missing> missing;
   std::function<void(torch::jit::Block*)> scan = [&](torch::jit::Block* block) {
@@ -62,7 +73,7 @@ void check_convertible(Session& s) {
         auto& m = missing[qual(node)];
         if (m.count++ == 0) {
           m.first_location = location_of(node);
-          m.resolution = &r;
+          m.message = missing_message(node, r);
         }
       }
       for (auto* b : node->blocks()) scan(b);
@@ -78,7 +89,7 @@ void check_convertible(Session& s) {
     const auto& [kind, m] = sorted[i];
     if (i) msg << "; ";
     msg << kind << " (" << m.count << " node" << (m.count == 1 ? "" : "s") << ", first at " << m.first_location << ", "
-        << m.resolution->message << ")";
+        << m.message << ")";
   }
   throw ExportError(msg.str());
 }
@@ -321,7 +332,7 @@ void convert_block(Session& s, torch::jit::Block* block) {
     }
     const auto& resolution = s.resolver.resolve(node);
     if (!resolution.symbolic) {
-      unconvertible(s, node, resolution.reason, resolution.message,
+      unconvertible(s, node, resolution.reason, missing_message(node, resolution),
                     resolution.reason == Unconvertible::NeedsOpset ? resolution.min_opset : std::nullopt);
       continue;
     }
@@ -348,7 +359,7 @@ void scan_missing(Session& s) {
       if (node->kind() == c10::prim::Constant) continue;
       ++s.torch_nodes;
       const auto& r = s.resolver.resolve(node);
-      if (!r.symbolic) unconvertible(s, node, r.reason, r.message, r.min_opset);
+      if (!r.symbolic) unconvertible(s, node, r.reason, missing_message(node, r), r.min_opset);
       for (auto* b : node->blocks()) scan(b);
     }
   };

@@ -8,11 +8,16 @@
 // Only dicts whose every write is `aten::_set_item` with a constant string key, in the block that
 // made the dict, are rewritten; a dict written inside a branch or loop, with a key computed at run
 // time, by another mutating op (pop, update, clear, setdefault, del), or that escapes into a
-// container or another op before its last write is left as it is (the op is then refused by name).
+// container or another op before its last write is left as it is; the converter then refuses the
+// write with what dict_write_refusal() says of it.
+#include "prepare/dict_writes.hpp"
 #include "prepare/passes.hpp"
+
+#include "common/locations.hpp"
 
 #include <torch/csrc/jit/ir/ir.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -172,7 +177,53 @@ void collect(torch::jit::Block* block, std::vector<torch::jit::Node*>& makers) {
   }
 }
 
+// The node that made `dict` (DictConstruct, aten::dict) in the graph; nullptr for any other source.
+torch::jit::Node* maker_of(torch::jit::Value* dict) {
+  auto* n = dict->node();
+  return n->kind() == c10::prim::DictConstruct || n->kind() == kDict ? n : nullptr;
+}
+
+std::string where(const torch::jit::Node* n) { return n->kind().toQualString() + std::string(" at ") + location_of(n); }
+
 }  // namespace
+
+std::string dict_write_refusal(const torch::jit::Node* node) {
+  if (!mutates_dict(node) || node->inputs().empty() || !node->input(0)->type()->cast<c10::DictType>()) return "";
+  auto* dict = node->input(0);
+  const std::string why = " (ONNX has no dicts: a dict becomes its entries, so its keys and writes must be known at "
+                          "export time)";
+  if (!string_keyed(dict))
+    return "a dict with " + dict->type()->cast<c10::DictType>()->getKeyType()->str() + " keys is written" + why;
+  auto* maker = maker_of(dict);
+  if (!maker) return "a dict written that the graph did not make (" + where(dict->node()) + ")" + why;
+  // The write that kept the dict from being folded (every write of it is refused with this reason).
+  torch::jit::Block* block = maker->owningBlock();
+  for (const auto& use : dict->uses()) {
+    auto* user = use.user;
+    if (!mutates_dict(user)) continue;
+    if (user->kind() != kSetItem)
+      return std::string("a dict changed by ") + user->kind().toUnqualString() + "() at " + location_of(user) +
+             " (only `d[key] = value` is exported)" + why;
+    if (!const_key(user->input(1))) return "a dict written under a key computed at run time (at " + location_of(user) + ")" + why;
+    if (user->owningBlock() != block) {
+      auto* inner = user->owningBlock()->owningNode();
+      if (!inner) return "a dict written outside the block that made it" + why;
+      std::string what = inner->kind() == c10::prim::Loop ? "a loop" : inner->kind() == c10::prim::If ? "a branch" : "a block";
+      return "a dict written inside " + what + " (" + where(inner) + ")" + why;
+    }
+  }
+  // Every write is in the dict's block: another op took the dict before a write.
+  for (const auto& use : dict->uses()) {
+    auto* at = ancestor_in(block, use.user);
+    if (!at || mutates_dict(use.user) || use.user == block->return_node()) continue;
+    auto k = use.user->kind();
+    if (use.offset == 0 && (k == kGetItem || k == kGet || k == kContains || k == kLen)) continue;
+    for (const auto& w : dict->uses())
+      if (w.user->kind() == kSetItem && at->isBefore(w.user))
+        return "a dict written after " + where(use.user) + " took it" + why;
+  }
+  return "a dict written where its entries cannot be followed" + why;
+}
 
 bool fold_dict_writes(const std::shared_ptr<torch::jit::Graph>& graph) {
   bool changed = false;
@@ -201,6 +252,18 @@ bool fold_dict_writes(const std::shared_ptr<torch::jit::Graph>& graph) {
     changed |= rewrite(maker);
   }
   return changed;
+}
+
+bool refold_dict_writes(const std::shared_ptr<torch::jit::Graph>& graph) {
+  bool writes = false;
+  std::function<void(torch::jit::Block*)> scan = [&](torch::jit::Block* b) {
+    for (auto* n : b->nodes()) {
+      writes |= mutates_dict(n) && !n->inputs().empty() && n->input(0)->type()->cast<c10::DictType>();
+      for (auto* inner : n->blocks()) scan(inner);
+    }
+  };
+  scan(graph->block());
+  return writes && fold_dict_writes(graph);
 }
 
 }  // namespace t2o::core

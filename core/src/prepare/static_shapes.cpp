@@ -5,6 +5,7 @@
 // scripted models' `if x.dim() != 4: raise ...` checks and MultiheadAttention's fast-path checks.
 // Dims marked dynamic (-1) are left alone; data-dependent conditions stay control flow.
 #include "torch2onnx/core/custom_ops.hpp"
+#include "prepare/dict_writes.hpp"
 #include "prepare/passes.hpp"
 
 #include "torch2onnx/core/dtype_table.hpp"
@@ -257,6 +258,8 @@ bool fold_static_shapes(const std::shared_ptr<torch::jit::Graph>& graph,
       torch::jit::RemoveListMutation(g);
       torch::jit::ConstantPropagation(g);
     }
+    // Dict writes pass 3 left inside a loop or branch now gone are in the dict's block.
+    if (refold_dict_writes(g)) torch::jit::ConstantPropagation(g);
     torch::jit::EliminateDeadCode(g);
   }
   // Assertions left behind (their condition depends on dynamic dims or data) are dropped, as torch.onnx

@@ -354,6 +354,22 @@ TypeTable ExampleRun::run_once(const std::vector<std::vector<int64_t>>& shapes) 
   return run_on(shapes, false);
 }
 
+// A given example value at another size: along each axis whose size differs, a prefix when smaller
+// and the last entry repeated when larger (offsets and sorted values stay valid); undefined when the
+// ranks differ or an axis was empty.
+static at::Tensor resized_example(const at::Tensor& given, const std::vector<int64_t>& shape) {
+  if (given.dim() != (int64_t)shape.size()) return {};
+  at::Tensor t = given;
+  for (int64_t d = 0; d < given.dim(); ++d) {
+    int64_t old_size = t.size(d), new_size = shape[(size_t)d];
+    if (old_size == new_size) continue;
+    if (old_size == 0) return {};
+    at::Tensor index = at::arange(new_size, at::kLong).clamp_max(old_size - 1);
+    t = t.index_select(d, index);
+  }
+  return t.contiguous();
+}
+
 TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bool meta, bool probe_grid) {
   torch::jit::Stack stack;
   std::map<size_t, at::Tensor> quantized_fed;  // the quantized inputs fed (their grids are recorded)
@@ -361,10 +377,16 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
   for (size_t i = 0; i < shapes.size(); ++i) {
     auto st = *dtype_from_name(specs_[i].dtype);
     auto opts = at::TensorOptions().dtype(st);
-    // Given example values (--example-inputs, torch2onnx.save) feed the run at their own shapes.
+    // Given example values (--example-inputs, torch2onnx.save) feed the run at their own shapes, and
+    // the second run at other sizes as resized copies (resized_example): values the model accepts
+    // (offsets from 0, sorted values, class ids) rather than made-up ones it may reject.
+    at::Tensor resized;
+    if (!meta && i < model_.example_values.size() && model_.example_values[i].sizes().vec() != shapes[i])
+      resized = resized_example(model_.example_values[i], shapes[i]);
     const at::Tensor* given = i < model_.example_values.size() && model_.example_values[i].sizes().vec() == shapes[i]
                                   ? &model_.example_values[i]
-                                  : nullptr;
+                              : resized.defined() ? &resized
+                                                  : nullptr;
     // Integers are ones (integer_fill_) unless --input-range says otherwise: valid as indices into any non-empty
     // dim, and safe as divisors.
     bool integer = at::isIntegralType(st, /*includeBool=*/false) && !at::isQIntType(st);

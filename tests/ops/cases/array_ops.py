@@ -17,6 +17,20 @@ class Dynamic(torch.nn.Module):
                 torch.count_nonzero(x > 0, (1, 2)))
 
 
+class RepeatsInput(torch.nn.Module):
+    """repeat_interleave with repeats given as an input (Gather index built at run time, opset 11+)."""
+    def forward(self, x, r):
+        return x.repeat_interleave(r, dim=1), torch.repeat_interleave(r), x.repeat_interleave(r.sum(), dim=0)
+
+
+class RepeatsComputed(torch.nn.Module):
+    """repeats computed from the data, on a dynamic axis; dim=None flattens; a 0-d repeats tensor."""
+    def forward(self, x):
+        r = (x[0] > 0).long() + 1
+        return (x.repeat_interleave(r, dim=1), x[0].repeat_interleave(r),
+                x.repeat_interleave(x.size(0)), x.repeat_interleave(r.max(), dim=1))
+
+
 def f(*shape):
     return torch.randn(*shape)
 
@@ -28,6 +42,15 @@ CASES = [
     case("repeat_interleave_tensor", Fn(lambda x: (x.repeat_interleave(torch.tensor([1, 0, 2]), dim=1),
                                                    torch.repeat_interleave(torch.tensor([2, 1, 3])) + x.sum().long())),
          [f(2, 3, 4)]),
+    case("repeat_interleave_input", RepeatsInput(), [f(2, 3, 4), torch.tensor([1, 0, 3])], opsets=(11, 13, 17),
+         cli_args=("--dynamic-axes", "x=0,1", "--dynamic-axes", "r=0"),
+         more_inputs=[[f(3, 5, 4), torch.tensor([2, 2, 0, 1, 4])], [f(1, 1, 4), torch.tensor([0])],
+                      [f(2, 2, 4), torch.tensor([3, 3])]]),
+    case("repeat_interleave_input_script", RepeatsInput(), [f(2, 3, 4), torch.tensor([1, 0, 3])], method="script",
+         opsets=(11, 17), cli_args=("--dynamic-axes", "x=1", "--dynamic-axes", "r=0"),
+         more_inputs=[[f(2, 5, 4), torch.tensor([2, 2, 0, 1, 4])]]),
+    case("repeat_interleave_computed", RepeatsComputed(), [f(3, 5)], opsets=(11, 13, 17), method="script",
+         cli_args=("--dynamic-axes", "x=0,1"), more_inputs=[[f(2, 7)], [f(4, 1)]]),
     case("take_along_dim", Fn(lambda x, i: (torch.take_along_dim(x, i, 1), torch.take_along_dim(x, i[:, :3, :2], -1))),
          [f(2, 3, 4), torch.randint(0, 3, (2, 5, 4))], opsets=(11, 13, 17)),
     case("take_along_dim_broadcast", Fn(lambda x, i: torch.take_along_dim(x, i, 2)),

@@ -1,7 +1,9 @@
 # Lists of tensors at the top level: ops that return a list (split, chunk, tensor_split, unbind,
 # broadcast_tensors) returned whole from a scripted forward (one ONNX output per item, each typed from
 # what the example run saw of that item) or used whole (len, a loop over it, sum, cat), with and
-# without dynamic axes; a list indexed or set at a run-time position (ONNX sequences, opset 11+).
+# without dynamic axes; a list indexed or set at a run-time position (ONNX sequences, opset 11+);
+# split/chunk/unbind into equal parts of a dynamic axis (SplitToSequence, opset 11+) used by index,
+# len, loops, cat/stack, and unpacked (traced).
 from typing import List
 
 import torch
@@ -164,12 +166,62 @@ class RaiseOnOnePath(torch.nn.Module):
         return y + z
 
 
+class SplitDynUsed(torch.nn.Module):
+    """Equal parts of a dynamic axis (an ONNX sequence from 11): indexed by constants, len(), a loop
+    over the parts, cat of them."""
+
+    def forward(self, x):
+        parts = x.split(2, dim=1)
+        acc = torch.zeros_like(x[:, :1])
+        for p in parts:
+            acc = acc + p.sum(1, keepdim=True)
+        return parts[0] * float(len(parts)), parts[-1], acc, torch.cat(parts, 1) - x
+
+
+class ChunkDynUsed(torch.nn.Module):
+    """chunk of a dynamic axis: ceil(D / 3) per part, so fewer than 3 parts for some D (4 gives 2);
+    a list built from it in a loop (a sequence carried by Loop: 13+)."""
+
+    def forward(self, x):
+        parts = torch.chunk(x, 3, 1)
+        n = len(parts)
+        rev: List[torch.Tensor] = []
+        for i in range(n):
+            rev.insert(0, parts[i])
+        return torch.cat(rev, 1) * float(n), parts[0], parts[n - 1]
+
+
+class UnbindDynUsed(torch.nn.Module):
+    def forward(self, x):
+        parts = torch.unbind(x, 1)
+        total = torch.zeros_like(parts[0])
+        for i, p in enumerate(parts):
+            total = total + p * float(i)
+        return torch.stack(parts, 0), total * len(parts)
+
+
+class SplitDynUnpack(torch.nn.Module):
+    """Traced: the parts unpacked by position (as many as the example had)."""
+
+    def forward(self, x):
+        a, b = x.split(3, dim=1)
+        return a * 2, b.sum(1)
+
+
+class SplitDynReturn(torch.nn.Module):
+    """A returned list whose length follows a dynamic size: one sequence output."""
+
+    def forward(self, x):
+        return x.split(2, dim=1)
+
+
 def pos(*shape):
     return torch.rand(*shape) + 0.5
 
 
 X = torch.randn(3, 5)
 DYN0 = ("--dynamic-axes", "x=0")
+DYN01 = ("--dynamic-axes", "x=0,1")
 CASES = [
     case("split_return", SplitReturn(), [X], opsets=(9, 11, 13, 18), method="script"),
     case("split_return_dyn0", SplitReturn(), [X], opsets=(11, 13, 18), method="script", cli_args=DYN0,
@@ -212,6 +264,14 @@ CASES = [
     case("sum_tensors_trace", SumTensors(), [X], opsets=(9, 13)),
     case("tolist", ToList(), [torch.randn(6), torch.tensor([2, 3, 4])], opsets=(9, 13), method="script"),
     case("early_return", EarlyReturn(), [pos(2, 3)], opsets=(9, 11, 13), method="script", more_inputs=[[-pos(2, 3)]]),
+    case("split_dyn_used", SplitDynUsed(), [X], opsets=(11, 13, 17), method="script", cli_args=DYN01,
+         more_inputs=[[torch.randn(3, 8)], [torch.randn(3, 1)], [torch.randn(2, 2)]]),
+    case("chunk_dyn_used", ChunkDynUsed(), [torch.randn(2, 7)], opsets=(13, 17), method="script",
+         cli_args=DYN01, more_inputs=[[torch.randn(2, 4)], [torch.randn(3, 9)], [torch.randn(2, 1)]]),
+    case("unbind_dyn_used", UnbindDynUsed(), [X], opsets=(11, 13, 17), method="script", cli_args=DYN01,
+         more_inputs=[[torch.randn(3, 2)], [torch.randn(4, 9)]]),
+    case("split_dyn_unpack_trace", SplitDynUnpack(), [torch.randn(2, 5)], opsets=(11, 13, 17), cli_args=DYN01,
+         more_inputs=[[torch.randn(4, 6)], [torch.randn(1, 4)]]),
     case("raise_on_one_path", RaiseOnOnePath(), [pos(2, 3)], opsets=(9, 11, 13), method="script",
          more_inputs=[[-pos(2, 3)]]),
 ]

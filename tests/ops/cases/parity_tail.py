@@ -4,7 +4,9 @@
 # other sizes (scatter_add from opset 16: below it duplicate indices cannot accumulate, refused);
 # a slice whose step is computed at run time; randint_like; multinomial on a made-up example input
 # (drawn as probabilities); scripted InstanceNorm with track_running_stats (its running statistics
-# read as constants after freezing).
+# read as constants after freezing); a dict filled in a loop the static-shape fold unrolls; the
+# second example run at other sizes on models with size rules (view to halves of a dynamic axis,
+# chunk of a dynamic axis unpacked, an LSTM over a dynamic batch and sequence inside a larger model).
 from typing import Dict
 
 import torch
@@ -96,12 +98,51 @@ class InstanceNormStats(torch.nn.Module):
         return self.n(x)
 
 
+class DictFilledInLoop(torch.nn.Module):
+    """A dict written in a loop of a static trip count: unrolled by the static-shape fold, then its
+    writes fold into its entries."""
+    def forward(self, x):
+        out: Dict[str, torch.Tensor] = {}
+        out["first"] = x[0]
+        for i in range(x.size(0)):
+            out["last"] = x[i] * float(i)
+        return out
+
+
+class ViewFromDynamicSize(torch.nn.Module):
+    """view to sizes computed from a dynamic axis (halves of it: odd sizes fail in PyTorch too, so the
+    second example run must pick a size the model accepts)."""
+    def forward(self, x):
+        return x.view(x.size(0), x.size(1) // 2, 2).sum(2), x.reshape(-1, 2, x.size(1) // 2)
+
+
+class ChunkDynamicUnpacked(torch.nn.Module):
+    def forward(self, x):
+        a, b, c = x.chunk(3, 1)
+        return a * 2 + b.sum(1, keepdim=True), c
+
+
+class Tagger(torch.nn.Module):
+    """An LSTM over a dynamic batch and sequence inside a larger model (embedding, LSTM, linear)."""
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(11, 6)
+        self.lstm = torch.nn.LSTM(6, 5, num_layers=2, batch_first=True, bidirectional=True)
+        self.out = torch.nn.Linear(10, 4)
+
+    def forward(self, ids):
+        h, (hn, cn) = self.lstm(self.emb(ids))
+        scores = self.out(h).log_softmax(-1)
+        return scores, hn.transpose(0, 1).reshape(ids.size(0), -1) + cn.sum(0).repeat(1, 4)
+
+
 DYN3 = ("--dynamic-axes", "a=0,1,2", "--dynamic-axes", "b=0,1,2", "--dynamic-axes", "c=0,1,2")
 DYN_CDIST = ("--dynamic-axes", "a=0,1", "--dynamic-axes", "b=0,1")
 DYN_SCATTER = ("--dynamic-axes", "idx=1", "--dynamic-axes", "src=1")
 
 CASES = [
     case("dict_set_item", DictFilled(), [torch.randn(3, 4)], method="script"),
+    case("dict_filled_in_loop", DictFilledInLoop(), [torch.randn(3, 4)], method="script"),
     case("dict_call_copy", DictCall(), [torch.randn(3, 4)], method="script"),
     case("list_of_dicts", ListOfDicts(), [torch.randn(2, 3, 4)], save="torch2onnx"),
     case("baddbmm_dynamic", Baddbmm(), [torch.randn(2, 3, 5), torch.randn(2, 3, 4), torch.randn(2, 4, 5)],
@@ -127,6 +168,20 @@ CASES = [
          cli_args=("--dynamic-axes", "x=0"), more_inputs=[[torch.randn(9, 3)], [torch.randn(4, 3)]]),
     case("slice_runtime_step_axis1", SliceStepList(), [torch.randn(2, 5)], method="script", opsets=(10, 17),
          cli_args=("--dynamic-axes", "x=1"), more_inputs=[[torch.randn(2, 9)]]),
+    case("view_from_dynamic_size", ViewFromDynamicSize(), [torch.randn(3, 6)], cli_args=("--dynamic-axes", "x=0,1"),
+         more_inputs=[[torch.randn(2, 10)], [torch.randn(5, 2)]]),
+    case("view_from_dynamic_size_script", ViewFromDynamicSize(), [torch.randn(3, 6)], method="script",
+         cli_args=("--dynamic-axes", "x=0,1"), more_inputs=[[torch.randn(2, 10)], [torch.randn(5, 2)]]),
+    case("chunk_dynamic_unpacked", ChunkDynamicUnpacked(), [torch.randn(2, 9)], opsets=(10, 11, 13, 17),
+         cli_args=("--dynamic-axes", "x=0,1"), more_inputs=[[torch.randn(3, 7)], [torch.randn(1, 12)]]),
+    case("chunk_dynamic_unpacked_script", ChunkDynamicUnpacked(), [torch.randn(2, 9)], method="script",
+         opsets=(10, 11, 13, 17), cli_args=("--dynamic-axes", "x=0,1"), more_inputs=[[torch.randn(3, 7)]]),
+    case("lstm_in_model_dynamic", Tagger(), [torch.randint(0, 11, (2, 7))], opsets=(9, 14, 17),
+         cli_args=("--dynamic-axes", "ids=0,1"),
+         more_inputs=[[torch.randint(0, 11, (3, 4))], [torch.randint(0, 11, (1, 9))]]),
+    case("lstm_in_model_dynamic_script", Tagger(), [torch.randint(0, 11, (2, 7))], method="script",
+         opsets=(9, 14, 17), cli_args=("--dynamic-axes", "ids=0,1"),
+         more_inputs=[[torch.randint(0, 11, (3, 4))]]),
     case("randint_like", RandintLike(), [torch.randn(60, 50)], compare="stats"),
     case("randint_like_script", RandintLike(), [torch.randn(60, 50)], method="script", compare="stats"),
     case("multinomial_made_up_probs", Multinomial(), [torch.rand(2, 5)], compare="stats"),
