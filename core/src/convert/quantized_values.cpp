@@ -77,8 +77,8 @@ t2o_value emit(Session& s, const char* op, std::vector<t2o_value> inputs, int32_
   return result;
 }
 
-t2o_value graph_input(Session& s, const std::string& name, int32_t dtype, const std::vector<int64_t>& dims) {
-  if (!s.graph.reserve_name(name)) throw ExportError("input name '" + name + "' is used twice");
+// A tensor value the ONNX graph holds under `name`, of this type.
+t2o_value named_tensor(Session& s, const std::string& name, int32_t dtype, const std::vector<int64_t>& dims) {
   ValueRec r;
   r.kind = T2O_KIND_TENSOR;
   r.onnx = name;
@@ -86,6 +86,11 @@ t2o_value graph_input(Session& s, const std::string& name, int32_t dtype, const 
   r.rank = (int32_t)dims.size();
   r.dims = dims;
   return s.values.add(std::move(r));
+}
+
+t2o_value graph_input(Session& s, const std::string& name, int32_t dtype, const std::vector<int64_t>& dims) {
+  if (!s.graph.reserve_name(name)) throw ExportError("input name '" + name + "' is used twice");
+  return named_tensor(s, name, dtype, dims);
 }
 
 bool grid_moved(const TensorInfo& info) {
@@ -186,13 +191,7 @@ std::optional<QuantizedResult> already_quantized(Session& s, t2o_value dequantiz
       scale->tensor.item<float>() != (float)info.q_scale || zero_point->tensor.item<int64_t>() != info.q_zero_point)
     return {};
   auto typed = [&](const std::string& onnx_name, int32_t dtype, const std::vector<int64_t>& dims) {
-    ValueRec r;
-    r.kind = T2O_KIND_TENSOR;
-    r.onnx = onnx_name;
-    r.dtype = dtype;
-    r.rank = (int32_t)dims.size();
-    r.dims = dims;
-    return s.values.add(std::move(r));
+    return named_tensor(s, onnx_name, dtype, dims);
   };
   QuantizedResult r;
   r.value = typed(q->output(0), info.quantized, info.dims);

@@ -578,7 +578,7 @@ bool line_has(const std::vector<unsigned char>& text, size_t i, std::string_view
 }
 
 // A statement directly in a class body. libtorch reads "NAME = value" as one of the module's lists
-// (__parameters__, __buffers__, the hook lists) or, for any other name, as a constant that must be
+// (__parameters__, __buffers__, the hook lists; __annotations__ = [] it skips) or, for any other name, as a constant that must be
 // typed ("NAME : Final[int] = 3"); without the type it dereferences a type that is not there.
 void check_class_level(const std::vector<unsigned char>& text, size_t i, const std::string& where) {
   size_t end = i;
@@ -588,7 +588,7 @@ void check_class_level(const std::vector<unsigned char>& text, size_t i, const s
   while (next < text.size() && text[next] == ' ') ++next;
   if (next >= text.size() || text[next] != '=' || (next + 1 < text.size() && text[next + 1] == '=')) return;
   const std::string word(reinterpret_cast<const char*>(&text[i]), std::min<size_t>(end - i, 64));
-  if (word == "__parameters__" || word == "__buffers__" || word == "__forward_pre_hooks__" ||
+  if (word == "__parameters__" || word == "__buffers__" || word == "__annotations__" || word == "__forward_pre_hooks__" ||
       word == "__forward_hooks__")
     return;
   refuse(where + "the class-level assignment '" + word + (end - i > 64 ? "..." : "") +
