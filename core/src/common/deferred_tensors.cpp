@@ -52,13 +52,6 @@ void defer(const at::Tensor& placeholder, RowFill fill) {
                               Entry{placeholder.storage().getWeakStorageImpl(), placeholder.sizes().vec(), std::move(fill)});
 }
 
-bool pending(const at::Tensor& t) {
-  if (!t.defined()) return false;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = registry().find(key(t));
-  return it != registry().end() && !it->second.storage.expired();
-}
-
 void materialize(const at::Tensor& t) {
   if (!t.defined()) return;
   auto entry = entry_of(t);

@@ -24,9 +24,6 @@ using RowFill = std::function<void(int64_t first, int64_t count, at::Tensor& out
 // The registration lasts as long as the storage.
 void defer(const at::Tensor& placeholder, RowFill fill);
 
-// True while t's values are only registered, not computed.
-bool pending(const at::Tensor& t);
-
 // Computes a pending tensor's values into its own storage (once); nothing for any other tensor.
 void materialize(const at::Tensor& t);
 
