@@ -24,6 +24,8 @@ void export_and_run_at_sizes(const std::string& name, int opset) {
   const fs::path out = fresh_out_dir() / (name + ".onnx");
   std::vector<std::string> args = {cli().string(), "export", (root / name / "model.pt").string(), "-o", out.string()};
   for (const auto& a : spec.at("cli_args")) args.push_back(a.get<std::string>());
+  if (spec.contains("example_inputs") && spec.at("example_inputs").is_string())
+    args.insert(args.end(), {"--example-inputs", (root / name / spec.at("example_inputs").get<std::string>()).string()});
   if (opset > 0) {
     args.push_back("--opset");
     args.push_back(std::to_string(opset));
