@@ -347,6 +347,14 @@ def main(pt, out):
     add("version_newer", "bounds", model=model("version_newer.pt", replaced(items, prefix + "/version", lambda d: b"11\n")))
     add("version_missing", "bounds", model=model("version_missing.pt", [(n, d) for n, d in items if n != prefix + "/version"]))
     add("first_member_outside_folder", "bounds", model=model("outside_folder.pt", [("stray", b"x")] + items))
+    # A member name holding a NUL byte (zipfile cannot write one: patched in after). miniz gives libtorch
+    # the name up to the NUL, so it and our checks would read different names; found by
+    # fuzz_torchscript_load (libtorch's reader threw from its constructor, leaking its zip state).
+    nul_tmp = model("member_name_nul_tmp.pt", [(prefix + "/nul@name", b"x")] + items)
+    with open(nul_tmp, "rb") as f:
+        nul_zip = f.read()
+    os.remove(nul_tmp)
+    add("member_name_nul", "bounds", model=raw("member_name_nul.pt", nul_zip.replace(b"/nul@name", b"/nul\0name")))
     # Found by fuzz_torchscript_load: libtorch unpickles the code's debug pickles (source ranges) too,
     # allocating a string's claimed length first (1.6 GB here).
     add("debug_pickle_string_claims", "bounds", model=model("debug_pkl.pt", replaced(

@@ -234,6 +234,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Lie{"version_newer", "file format version 11 (this libtorch reads 1 to 10"},
                       Lie{"version_missing", "no version record"},
                       Lie{"first_member_outside_folder", "its first member 'stray' is not in a folder"},
+                      Lie{"member_name_nul", "holds a NUL byte"},
                       Lie{"debug_pickle_string_claims", "a string of 1677721649 bytes runs past its end"},
                       Lie{"pickle_name_upper_case", "declares 1099511627776 elements"},
                       Lie{"pickle_memo_index", "memo entry 1701274079 in a pickle of 9 bytes"}),

@@ -32,9 +32,13 @@ struct Refusal {
 [[noreturn]] void refuse(const std::string& what) { throw Refusal{what}; }
 
 // A quoted member name for a message: the full name may be long and hold any byte; printable()
-// escapes it where the line is printed, this only keeps the line short.
+// escapes it where the line is printed, this only keeps the line short. A NUL byte is escaped here:
+// the message travels as a C string (an exception's what()) before printable() sees it.
 std::string shown_name(const std::string& name) {
-  return "'" + (name.size() > 120 ? name.substr(0, 60) + "..." + name.substr(name.size() - 40) : name) + "'";
+  std::string shown = "'";
+  for (char c : name.size() > 120 ? name.substr(0, 60) + "..." + name.substr(name.size() - 40) : name)
+    shown += c == '\0' ? std::string("\\x00") : std::string(1, c);
+  return shown + "'";
 }
 
 std::string lower(std::string s) {
@@ -126,6 +130,9 @@ std::vector<Member> read_members(File& file, const ArchiveBounds& bounds) {
     if (p + 46 + name_len + extra_len + comment_len > cd.size())
       refuse("zip directory entry " + std::to_string(k) + " runs past the directory");
     m.name.assign(reinterpret_cast<const char*>(&cd[p + 46]), name_len);
+    // miniz hands libtorch the name as a C string: past a NUL byte, libtorch and these checks would
+    // see two different names (its folder, its version record).
+    if (m.name.find('\0') != std::string::npos) refuse("zip member name " + shown_name(m.name) + " holds a NUL byte");
     // zip64: the 32-bit fields that read 0xFFFFFFFF are in the extra field (id 1), in this order.
     for (size_t e = p + 46 + name_len; e + 4 <= p + 46 + name_len + extra_len;) {
       const size_t id = le(&cd[e], 2), len = le(&cd[e + 2], 2);
