@@ -110,6 +110,15 @@ const QioCase kCases[] = {
     {"qio_dequantized", {{10, ""}, {13, ""}}},
     // torch.onnx 1.13 returns a quantized result as one scale and zero point
     {"qio_per_channel_result", {{13, "is a per-channel quantized tensor"}}},
+    // a returned list (or tuple) of quantized results: one triple per item, named by its flattened position
+    {"qio_list", {{10, ""}, {13, ""}}},
+    {"qio_list_trace", {{10, ""}, {13, ""}}},
+    {"qio_list_dequantized", {{10, ""}, {13, ""}}},
+    {"qio_list_relu", {{10, ""}, {13, ""}}},
+    // a grid chosen in an `if` before quantize_per_tensor: run-time scale and zero point (second inputs: the
+    // other branch); branches quantizing on their own grids are refused
+    {"qio_branch_grid", {{10, ""}, {13, ""}}},
+    {"qio_branch_two_grids", {{13, "is a quantized tensor whose grid (scale, zero point) is chosen at run time"}}},
     {"qio_dequantize_qint32", {{10, ""}, {13, ""}}},
     {"qio_relu_qint32", {{13, "is a qint32 tensor: QuantizeLinear gives only uint8/int8"}}},
 };
