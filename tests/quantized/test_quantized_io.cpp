@@ -8,6 +8,8 @@
 
 #include <fstream>
 #include <ostream>
+#include <regex>
+#include <sstream>
 
 namespace t2o_e2e {
 namespace {
@@ -79,6 +81,20 @@ TEST_P(QuantizedIo, MatchesTorch) {
   if (c.opsets[0].second.empty() && fs::exists(outs[0]) && spec.at("extra").empty()) {
     const RunResult shown = run({cli().string(), "show", outs[0].string()});
     ASSERT_EQ(shown.exit_code, 0) << shown.describe();
+    // No node of the main graph is left unread (the boundary's QuantizeLinear/DequantizeLinear): each
+    // value it defines ("  %a : T, %b : T = onnx::Op(...)") is read by a node, a subgraph or the return.
+    std::istringstream lines_in(shown.out);
+    for (std::string line; std::getline(lines_in, line);) {
+      if (line.rfind("  %", 0) != 0 || line.find(" = onnx::") == std::string::npos) continue;
+      const std::string defs = line.substr(0, line.find(" = onnx::"));
+      static const std::regex name_re("%([A-Za-z0-9_.]+) :");
+      for (std::sregex_iterator m(defs.begin(), defs.end(), name_re), end; m != end; ++m) {
+        const std::string name = std::regex_replace((*m)[1].str(), std::regex("\\."), "\\.");
+        const std::regex use("%" + name + "(?![A-Za-z0-9_.])");
+        const auto n = std::distance(std::sregex_iterator(shown.out.begin(), shown.out.end(), use), std::sregex_iterator());
+        EXPECT_GE(n, 2) << c.fixture << ": %" << (*m)[1].str() << " is never read\n" << shown.out;
+      }
+    }
     for (const auto& t : meta.at("outputs"))
       if (t.at("dtype") == "uint8" || t.at("dtype") == "int8") {
         EXPECT_NE(shown.out.find("output_0_value"), std::string::npos) << shown.out;

@@ -224,7 +224,7 @@ class TensorSplitDynUsed(torch.nn.Module):
         a, b, c = torch.tensor_split(x, 3, dim=1)
         parts = torch.tensor_split(x, [1, -2], dim=1)
         rows = torch.tensor_split(x, 2)
-        return a * 2, c, torch.cat([c, b, a], 1), parts[1], torch.cat(parts, 1) - x, rows[1] + 1
+        return a * 2, c, torch.cat([c, b, a], 1), parts[1], torch.cat(parts, 1) * 2, rows[1] + 1
 
 
 class TensorSplitDynReturn(torch.nn.Module):
