@@ -111,8 +111,37 @@ def _models():
             return torch.quantize_per_channel(x, torch.tensor([0.05, 0.1, 0.02]), torch.tensor([10, 0, 5]), 1,
                                               torch.quint8)
 
+    class QuantizeList(nn.Module):  # a returned list of quantized results (and a float one): a triple each
+        def forward(self, x):
+            return [torch.quantize_per_tensor(x, 0.05, 10, torch.quint8), x + 1,
+                    torch.quantize_per_tensor(x * 2, 0.04, -3, torch.qint8)]
+
+    class ReluList(nn.Module):  # list items on the argument's grid (known at run time)
+        def forward(self, x):
+            return [torch.relu(x), x.dequantize() * 2, x]
+
+    class BranchGrid(nn.Module):  # the grid chosen in a branch: QuantizeLinear takes it as run-time values
+        def forward(self, x):
+            if bool(x.sum() > 0):
+                scale = 0.05
+                zero_point = 10
+            else:
+                scale = 0.1
+                zero_point = 3
+            return torch.quantize_per_tensor(x, scale, zero_point, torch.quint8)
+
+    class BranchTwoGrids(nn.Module):  # each branch quantizes on its own constant grid: which is a run-time choice
+        def forward(self, x):
+            if bool(x.sum() > 0):
+                q = torch.quantize_per_tensor(x, 0.05, 10, torch.quint8)
+            else:
+                q = torch.quantize_per_tensor(x, 0.1, 3, torch.quint8)
+            return q
+
     return {"Conv": Conv, "Linear": Linear, "Binary": Binary, "Relu": Relu, "Pool": Pool, "Quantize": Quantize,
-            "Both": Both, "PerChannel": PerChannel, "Dequantize": Dequantize}
+            "Both": Both, "PerChannel": PerChannel, "Dequantize": Dequantize,
+            "QuantizeList": QuantizeList, "ReluList": ReluList, "BranchGrid": BranchGrid,
+            "BranchTwoGrids": BranchTwoGrids}
 
 
 def _q(shape, scale, zp, dtype, seed):
@@ -127,7 +156,8 @@ def _f(shape, seed):
 
 
 # name -> (model, save: "script"/"trace"/"saved", [first inputs], [second inputs], extra options)
-# Inputs: ("q", shape, scale, zero point, dtype name, seed) or ("f", shape, seed).
+# Inputs: ("q", shape, scale, zero point, dtype name, seed) or ("f", shape, seed) ("f+"/"f-": all positive
+# or all negative).
 CASES = {
     "qio_conv": ("Conv()", "trace", [("q", (1, 3, 6, 6), 1 / 64, 128, "quint8", 1)],
                  [("q", (1, 3, 6, 6), 0.03, 100, "quint8", 2)], {"int_atol": INT_ATOL}),
@@ -153,6 +183,14 @@ CASES = {
                   [("q", (1, 3, 5, 5), 0.02, 130, "quint8", 26)], {"int_atol": INT_ATOL}),
     "qio_dequantized": ("Relu()", "trace", [("q", (2, 3, 4), 1 / 64, 128, "quint8", 27)],
                         [("q", (2, 3, 4), 1 / 64, 128, "quint8", 28)], {"dequantized": True}),
+    "qio_list": ("QuantizeList()", "script", [("f", (2, 3), 35)], [("f", (2, 3), 36)], {}),
+    "qio_list_trace": ("QuantizeList()", "trace", [("f", (2, 3), 37)], [("f", (2, 3), 38)], {}),
+    "qio_list_dequantized": ("QuantizeList()", "script", [("f", (2, 3), 39)], [("f", (2, 3), 40)],
+                             {"dequantized": True}),
+    "qio_list_relu": ("ReluList()", "script", [("q", (2, 3, 4), 1 / 64, 128, "quint8", 41)],
+                      [("q", (2, 3, 4), 0.03, 70, "quint8", 42)], {}),
+    "qio_branch_grid": ("BranchGrid()", "script", [("f+", (2, 3), 43)], [("f-", (2, 3), 44)], {}),
+    "qio_branch_two_grids": ("BranchTwoGrids()", "script", [("f+", (2, 3), 45)], [("f-", (2, 3), 46)], {}),
     "qio_per_channel_result": ("PerChannel()", "trace", [("f", (2, 3), 29)], [("f", (2, 3), 30)], {}),
     # a qint32 argument (int32 values); a qint32 result is refused (QuantizeLinear gives 8-bit integers only;
     # torch.onnx 1.13 casts its zero point to uint8 and returns uint8 values)
@@ -167,6 +205,9 @@ def _make(spec):
     import torch
     if spec[0] == "f":
         return _f(spec[1], spec[2])
+    if spec[0] in ("f+", "f-"):  # a positive or negative sum (which branch a model takes)
+        t = _f(spec[1], spec[2]).abs() + 0.1
+        return t if spec[0] == "f+" else -t
     return _q(spec[1], spec[2], spec[3], getattr(torch, spec[4]), spec[5])
 
 

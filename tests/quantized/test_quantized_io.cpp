@@ -8,6 +8,8 @@
 
 #include <fstream>
 #include <ostream>
+#include <regex>
+#include <sstream>
 
 namespace t2o_e2e {
 namespace {
@@ -79,6 +81,20 @@ TEST_P(QuantizedIo, MatchesTorch) {
   if (c.opsets[0].second.empty() && fs::exists(outs[0]) && spec.at("extra").empty()) {
     const RunResult shown = run({cli().string(), "show", outs[0].string()});
     ASSERT_EQ(shown.exit_code, 0) << shown.describe();
+    // No node of the main graph is left unread (the boundary's QuantizeLinear/DequantizeLinear): each
+    // value it defines ("  %a : T, %b : T = onnx::Op(...)") is read by a node, a subgraph or the return.
+    std::istringstream lines_in(shown.out);
+    for (std::string line; std::getline(lines_in, line);) {
+      if (line.rfind("  %", 0) != 0 || line.find(" = onnx::") == std::string::npos) continue;
+      const std::string defs = line.substr(0, line.find(" = onnx::"));
+      static const std::regex name_re("%([A-Za-z0-9_.]+) :");
+      for (std::sregex_iterator m(defs.begin(), defs.end(), name_re), end; m != end; ++m) {
+        const std::string name = std::regex_replace((*m)[1].str(), std::regex("\\."), "\\.");
+        const std::regex use("%" + name + "(?![A-Za-z0-9_.])");
+        const auto n = std::distance(std::sregex_iterator(shown.out.begin(), shown.out.end(), use), std::sregex_iterator());
+        EXPECT_GE(n, 2) << c.fixture << ": %" << (*m)[1].str() << " is never read\n" << shown.out;
+      }
+    }
     for (const auto& t : meta.at("outputs"))
       if (t.at("dtype") == "uint8" || t.at("dtype") == "int8") {
         EXPECT_NE(shown.out.find("output_0_value"), std::string::npos) << shown.out;
@@ -110,6 +126,15 @@ const QioCase kCases[] = {
     {"qio_dequantized", {{10, ""}, {13, ""}}},
     // torch.onnx 1.13 returns a quantized result as one scale and zero point
     {"qio_per_channel_result", {{13, "is a per-channel quantized tensor"}}},
+    // a returned list (or tuple) of quantized results: one triple per item, named by its flattened position
+    {"qio_list", {{10, ""}, {13, ""}}},
+    {"qio_list_trace", {{10, ""}, {13, ""}}},
+    {"qio_list_dequantized", {{10, ""}, {13, ""}}},
+    {"qio_list_relu", {{10, ""}, {13, ""}}},
+    // a grid chosen in an `if` before quantize_per_tensor: run-time scale and zero point (second inputs: the
+    // other branch); branches quantizing on their own grids are refused
+    {"qio_branch_grid", {{10, ""}, {13, ""}}},
+    {"qio_branch_two_grids", {{13, "is a quantized tensor whose grid (scale, zero point) is chosen at run time"}}},
     {"qio_dequantize_qint32", {{10, ""}, {13, ""}}},
     {"qio_relu_qint32", {{13, "is a qint32 tensor: QuantizeLinear gives only uint8/int8"}}},
 };

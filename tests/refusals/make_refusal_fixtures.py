@@ -45,6 +45,13 @@ def main():
             parts[int(i)] = x[0] * 2
             return torch.stack(parts, 0)
 
+    class TensorSplitDynamic(torch.nn.Module):
+        # sections of a dynamic axis: Slice bounds computed at run time, which opset 9's Slice (bounds
+        # as attributes) cannot take (torch.onnx 1.13 converts tensor_split from opset 11 only)
+        def forward(self, x):
+            a, b, c = torch.tensor_split(x, 3, dim=1)
+            return torch.cat([a, c], 1)
+
     class Linspace(torch.nn.Module):
         def forward(self, x):
             return torch.linspace(0.0, 1.0, int(x.size(0)) + int(x[0]))
@@ -98,6 +105,7 @@ def main():
         torch.jit.trace(module.eval(), tuple(inputs)).save(os.path.join(out, name + ".pt"))
     torch.jit.script(Linspace()).save(os.path.join(out, "linspace_runtime_steps.pt"))
     torch.jit.script(NestedListAppend()).save(os.path.join(out, "nested_list_append.pt"))
+    torch.jit.script(TensorSplitDynamic()).save(os.path.join(out, "tensor_split_dynamic.pt"))
     torch.jit.script(ListIndexRuntime()).save(os.path.join(out, "list_index_runtime.pt"))
     torch.jit.script(ListSetRuntime()).save(os.path.join(out, "list_set_runtime.pt"))
     torch.jit.script(DictWriteInBranch()).save(os.path.join(out, "dict_write_in_branch.pt"))

@@ -23,6 +23,7 @@ struct Refusal {
   std::vector<std::string> inputs;
   int opset;
   std::vector<std::string> message;  // substrings of the error line
+  std::vector<std::string> extra = {};  // more export arguments (--dynamic-axes)
 };
 
 class Refused : public ::testing::TestWithParam<Refusal> {};
@@ -36,6 +37,7 @@ TEST_P(Refused, WithOneLineNamingTheOpAndReason) {
     args.push_back("--input");
     args.push_back(i);
   }
+  args.insert(args.end(), c.extra.begin(), c.extra.end());
   const RunResult r = run(args);
   EXPECT_EQ(r.exit_code, 1) << r.describe();
   EXPECT_EQ(lines(r.err).size(), 1u) << r.describe();
@@ -68,6 +70,9 @@ INSTANTIATE_TEST_SUITE_P(
                 {"t2o::list_append", "nested list", "sequences hold tensors only"}},
         Refusal{"list_index_runtime", {"float32[3,4]", "int64[]"}, 10,
                 {"aten::__getitem__", "a list indexed at a position computed at run time", "needs --opset 11"}},
+        Refusal{"tensor_split_dynamic", {"float32[3,7]"}, 9,
+                {"aten::tensor_split", "sections of dynamic axis 1", "needs --opset 10 (Slice with run-time bounds)"},
+                {"--dynamic-axes", "x=0,1"}},
         Refusal{"list_set_runtime", {"float32[3,4]", "int64[]"}, 10,
                 {"t2o::list_set", "a list set at a position computed at run time", "needs --opset 11"}}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return std::string(info.param.model); });

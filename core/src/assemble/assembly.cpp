@@ -94,23 +94,37 @@ ConvertedModel assemble(Session& s) {
   struct Flat {
     t2o_value handle;
     const torch::jit::Value* torch_value;  // for the recorded type; null for list items
+    // A list item's own TorchScript value (the list built by prim::ListConstruct/TupleConstruct), for
+    // whether it is quantized and its grid; the output itself otherwise.
+    const torch::jit::Value* quantized_source;
+    const torch::jit::Value* list;  // the returned list it is an item of, if any
   };
   std::vector<Flat> flat;
-  std::function<void(t2o_value, const torch::jit::Value*)> flatten = [&](t2o_value h, const torch::jit::Value* tv) {
-    const auto& r = s.values.rec(h);
-    bool tensor_list = r.kind == T2O_KIND_LIST && !r.items.empty() &&
-                       std::any_of(r.items.begin(), r.items.end(), [&](t2o_value i) {
-                         auto k = s.values.rec(i).kind;
-                         return k == T2O_KIND_TENSOR || k == T2O_KIND_LIST || k == T2O_KIND_SEQUENCE;
-                       });
-    if (!tensor_list) {
-      flat.push_back({h, tv});
-      return;
-    }
-    const std::vector<t2o_value> items = r.items;
-    for (auto item : items) flatten(item, nullptr);
-  };
-  for (auto* o : outs) flatten(s.values.handle_of(o), o);
+  std::function<void(t2o_value, const torch::jit::Value*, const torch::jit::Value*, const torch::jit::Value*)> flatten =
+      [&](t2o_value h, const torch::jit::Value* tv, const torch::jit::Value* source, const torch::jit::Value* list) {
+        const auto& r = s.values.rec(h);
+        bool tensor_list = r.kind == T2O_KIND_LIST && !r.items.empty() &&
+                           std::any_of(r.items.begin(), r.items.end(), [&](t2o_value i) {
+                             auto k = s.values.rec(i).kind;
+                             return k == T2O_KIND_TENSOR || k == T2O_KIND_LIST || k == T2O_KIND_SEQUENCE;
+                           });
+        if (!tensor_list) {
+          flat.push_back({h, tv, source, list});
+          return;
+        }
+        const std::vector<t2o_value> items = r.items;
+        std::vector<const torch::jit::Value*> sources(items.size(), nullptr);
+        if (source) {
+          const torch::jit::Node* n = source->node();
+          if ((n->kind() == c10::prim::ListConstruct || n->kind() == c10::prim::TupleConstruct) &&
+              n->inputs().size() == items.size())
+            for (size_t i = 0; i < items.size(); ++i)
+              if (s.values.is_bound(n->inputs()[i]) && s.values.handle_of(n->inputs()[i]) == items[i])
+                sources[i] = n->inputs()[i];
+        }
+        for (size_t i = 0; i < items.size(); ++i) flatten(items[i], nullptr, sources[i], list ? list : source);
+      };
+  for (auto* o : outs) flatten(s.values.handle_of(o), o, o, nullptr);
 
   const auto& given = s.options.output_names;
   if (!given.empty() && given.size() != flat.size())
@@ -127,11 +141,29 @@ ConvertedModel assemble(Session& s) {
     bool dims_of_k;                        // takes output k's dynamic-axes names
   };
   std::vector<Out> onnx_outs;
+  std::vector<std::string> quantized_boundary;  // DequantizeLinear outputs a quantized result may leave unread
   for (size_t k = 0; k < flat.size(); ++k) {
     std::string name = given.empty() ? "output_" + std::to_string(k) : given[k];
-    const TensorInfo* t = flat[k].torch_value ? s.types.find(flat[k].torch_value) : nullptr;
-    if (t && t->quantized && !s.options.dequantized_io && s.values.rec(flat[k].handle).kind == T2O_KIND_TENSOR) {
-      QuantizedResult q = quantized_result(s, flat[k].torch_value, flat[k].handle, k);
+    const torch::jit::Value* source = flat[k].quantized_source;
+    const TensorInfo* t = source ? s.types.find(source) : nullptr;
+    const auto kind = s.values.rec(flat[k].handle).kind;
+    if (!s.options.dequantized_io && !t && flat[k].list) {
+      // An item of a returned list whose items the graph does not name (built by an op or a loop):
+      // whether it is quantized, and on which grid, is known of the list's first item only.
+      const TensorInfo* l = s.types.find(flat[k].list);
+      if (l && l->quantized)
+        throw ExportError("model output " + std::to_string(k) + " is an item of a returned list of quantized tensors " +
+                          "not built item by item in the graph: its grid is not known per item for torch.onnx's " +
+                          "(tensor, scale, zero point); return the items one by one, or export with --dequantized-io");
+    }
+    if (t && t->quantized && !s.options.dequantized_io && kind == T2O_KIND_SEQUENCE)
+      throw ExportError("model output " + std::to_string(k) + " is a list of quantized tensors whose length varies " +
+                        "(an ONNX sequence): torch.onnx's (tensor, scale, zero point) form has no sequence of them; " +
+                        "export with --dequantized-io");
+    if (t && t->quantized && !s.options.dequantized_io && kind == T2O_KIND_TENSOR) {
+      const std::string dequantized = s.values.rec(s.values.materialize(flat[k].handle)).onnx;
+      QuantizedResult q = quantized_result(s, source, flat[k].handle, k);
+      quantized_boundary.push_back(dequantized);
       onnx_outs.push_back({name + "_value", q.value, flat[k].torch_value, k, true});
       onnx_outs.push_back({name + "_scale", q.scale, nullptr, k, false});
       onnx_outs.push_back({name + "_zero_point", q.zero_point, nullptr, k, false});
@@ -207,6 +239,43 @@ ConvertedModel assemble(Session& s) {
       }
     };
     apply(graph);
+  }
+  if (!quantized_boundary.empty()) {
+    // A quantized result taken from QuantizeLinear → DequantizeLinear (already_quantized) leaves the
+    // DequantizeLinear unread when nothing else used the dequantized value: remove it, and whatever
+    // main-graph node only it read (nodes with subgraphs stay: their reads are not counted here).
+    std::unordered_map<std::string, int> reads;
+    std::function<void(const onnx::GraphProto&)> count = [&](const onnx::GraphProto& g) {
+      for (const auto& n : g.node()) {
+        for (const auto& i : n.input()) ++reads[i];
+        for (const auto& attr : n.attribute())
+          if (attr.has_g()) count(attr.g());
+      }
+      for (const auto& o : g.output()) ++reads[o.name()];
+    };
+    count(graph);
+    std::vector<std::string> work;
+    for (const auto& name : quantized_boundary) work.push_back(rename.count(name) ? rename[name] : name);
+    while (!work.empty()) {
+      const std::string name = work.back();
+      work.pop_back();
+      if (name.empty() || reads[name] != 0) continue;  // "": an omitted optional input
+      int found = -1;
+      for (int i = 0; i < graph.node_size() && found < 0; ++i)
+        for (const auto& o : graph.node(i).output())
+          if (o == name) found = i;
+      if (found < 0) continue;
+      const onnx::NodeProto& n = graph.node(found);
+      bool unread = true, subgraphs = false;
+      for (const auto& o : n.output()) unread = unread && reads[o] == 0;
+      for (const auto& attr : n.attribute()) subgraphs = subgraphs || attr.has_g() || attr.graphs_size() > 0;
+      if (!unread || subgraphs) continue;
+      for (const auto& i : n.input()) {
+        if (--reads[i] == 0) work.push_back(i);
+      }
+      graph.mutable_node()->DeleteSubrange(found, 1);
+      --s.graph.onnx_nodes;
+    }
   }
   for (size_t i = 0; i < s.input_names.size(); ++i) {
     const auto* tv = s.model.graph->inputs()[i];

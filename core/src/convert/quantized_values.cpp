@@ -18,6 +18,7 @@
 #include "common/locations.hpp"
 
 #include <onnx/onnx_pb.h>
+#include <torch/csrc/jit/ir/constants.h>
 
 #include <optional>
 #include <set>
@@ -130,7 +131,128 @@ void bind_quantized_input(Session& s, size_t index, const torch::jit::Value* tv,
   s.quantized_inputs[index] = std::move(in);
 }
 
+namespace {
+
+bool run_time_value(Session& s, const torch::jit::Value* v) {
+  if (!s.values.is_bound(v)) return false;
+  const ValueRec& r = s.values.rec(s.values.handle_of(v));
+  return !r.constant && r.kind != T2O_KIND_NONE;
+}
+
+bool eight_bit(int32_t q) { return q == onnx::TensorProto::UINT8 || q == onnx::TensorProto::INT8; }
+
+// A grid known to change at run time in a way the graph cannot carry as values (an `if` whose
+// branches quantize on different grids, an op whose result's grid is a function of a run-time one):
+// an entry without values. A quantized result or a requantization reading it is refused.
+Session::Grid unknown_grid() { return {}; }
+bool is_unknown(const Session::Grid& g) { return g.scale == T2O_NO_VALUE; }
+
+// The constant (scale, zero point) a quantize_per_tensor node quantizes with, if its arguments are
+// constants.
+std::optional<std::pair<double, int64_t>> constant_grid(const torch::jit::Node* n) {
+  const std::string kind = n->kind().toQualString();
+  const torch::jit::Value *sc = nullptr, *zp = nullptr;
+  if (kind == "aten::quantize_per_tensor" && n->inputs().size() == 4) {
+    sc = n->inputs()[1];
+    zp = n->inputs()[2];
+  } else if (kind.rfind("quantized::", 0) == 0 && n->inputs().size() >= 3) {  // (..., float scale, int zero_point)
+    sc = n->inputs()[n->inputs().size() - 2];
+    zp = n->inputs()[n->inputs().size() - 1];
+  } else {
+    return {};
+  }
+  auto sv = torch::jit::toIValue(sc), zv = torch::jit::toIValue(zp);
+  if (!sv || !zv || !sv->isDouble() || !zv->isInt()) return {};
+  return std::make_pair(sv->toDouble(), zv->toInt());
+}
+
+// Grids chosen at run time without quantized inputs (no grid probe sees them):
+// - quantize_per_tensor with a scale or zero point computed at run time (chosen in a branch, computed
+//   from the data): QuantizeLinear already takes them as values, so the result's grid is those values;
+// - ops whose result keeps its input's grid (views, relu, max pooling, ...; and ops PyTorch's kernels
+//   run on the input's grid, seen as the same recorded grid) carry it on;
+// - `if`/loop results whose branches (or iterations) may quantize on different grids: unknown.
+// Returns whether the node was one of these.
+bool follow_chosen_grids(Session& s, const torch::jit::Node* node) {
+  const std::string kind = node->kind().toQualString();
+  if (kind == "aten::quantize_per_tensor" && node->inputs().size() == 4 &&
+      (run_time_value(s, node->inputs()[1]) || run_time_value(s, node->inputs()[2]))) {
+    auto* out = node->outputs()[0];
+    const TensorInfo* info = s.types.find(out);
+    if (!info || !eight_bit(info->quantized)) return false;
+    auto as_0d = [&](const torch::jit::Value* v, int32_t dtype) -> t2o_value {
+      t2o_value t = s.values.materialize(s.values.handle_of(v));
+      if (s.values.rec(t).rank != 0) return T2O_NO_VALUE;
+      return emit(s, "Cast", {t}, dtype, {}, dtype);
+    };
+    Session::Grid g;
+    g.scale = as_0d(node->inputs()[1], onnx::TensorProto::FLOAT);
+    g.zero_point = as_0d(node->inputs()[2], info->quantized);
+    s.run_time_grids[out] = g.scale == T2O_NO_VALUE || g.zero_point == T2O_NO_VALUE ? unknown_grid() : g;
+    return true;
+  }
+  bool any = false;
+  if (node->kind() == c10::prim::If || node->kind() == c10::prim::Loop) {
+    const bool loop = node->kind() == c10::prim::Loop;
+    for (size_t k = 0; k < node->outputs().size(); ++k) {
+      const TensorInfo* info = s.types.find(node->outputs()[k]);
+      if (!info || !info->quantized) continue;
+      // Each block's value for output k: a run-time grid in any of them, or different constant grids
+      // of quantize_per_tensor in two branches, make the result's grid a run-time choice.
+      std::vector<const torch::jit::Value*> ways;  // each branch's value; a loop's initial one and its body's
+      for (auto* b : node->blocks()) {
+        size_t at = k + (loop ? 1 : 0);
+        // A loop-carried value the body passes on unchanged is no way of its own.
+        if (at < b->outputs().size() && b->outputs()[at]->node()->kind() != c10::prim::Param)
+          ways.push_back(b->outputs()[at]);
+      }
+      if (loop && k + 2 < node->inputs().size()) ways.push_back(node->inputs()[k + 2]);
+      bool chosen = false;
+      for (size_t i = 0; i < ways.size(); ++i) {
+        if (s.run_time_grids.count(ways[i])) chosen = true;
+        // Two ways whose grids differ (an unknown grid against a known one counts as differing).
+        if (i > 0) {
+          auto a = constant_grid(ways[0]->node()), b = constant_grid(ways[i]->node());
+          if (a != b && (a || b)) chosen = true;
+        }
+      }
+      if (chosen) {
+        s.run_time_grids[node->outputs()[k]] = unknown_grid();
+        any = true;
+      }
+    }
+    return any;
+  }
+  if (quantization_aware(kind) && kind.rfind("quantized::", 0) == 0 && kind.find("_scalar") == std::string::npos)
+    return false;  // a quantized op's own (constant) output grid
+  // The inputs with a chosen grid (a list's items too).
+  std::vector<const torch::jit::Value*> from;
+  for (auto* in : node->inputs()) {
+    if (s.run_time_grids.count(in)) from.push_back(in);
+    auto k = in->node()->kind();
+    if (k == c10::prim::ListConstruct || k == c10::prim::TupleConstruct)
+      for (auto* item : in->node()->inputs())
+        if (s.run_time_grids.count(item)) from.push_back(item);
+  }
+  if (from.empty()) return false;
+  for (auto* out : node->outputs()) {
+    const TensorInfo* info = s.types.find(out);
+    if (!info || !info->quantized || s.run_time_grids.count(out)) continue;
+    Session::Grid g = unknown_grid();
+    if (from.size() == 1) {
+      const TensorInfo* fi = s.types.find(from[0]);
+      if (fi && fi->q_scale == info->q_scale && fi->q_zero_point == info->q_zero_point) g = s.run_time_grids[from[0]];
+    }
+    s.run_time_grids[out] = g;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace
+
 void follow_run_time_grids(Session& s, const torch::jit::Node* node) {
+  if (follow_chosen_grids(s, node)) return;
   for (auto* out : node->outputs()) {
     const TensorInfo* info = s.types.find(out);
     if (!info || !info->quantized || !grid_moved(*info)) continue;
@@ -211,6 +333,13 @@ QuantizedResult quantized_result(Session& s, const torch::jit::Value* tv, t2o_va
                       "or export with --dequantized-io");
   QuantizedResult r;
   auto grid = s.run_time_grids.find(tv);
+  if (grid != s.run_time_grids.end() && is_unknown(grid->second)) {
+    throw ExportError(which + " is a quantized tensor whose grid (scale, zero point) is chosen at run time " +
+                      "(branches of an `if` or iterations of a loop quantizing on different grids, or an op " +
+                      "reading such a grid) without the graph holding it as a value, which torch.onnx's " +
+                      "(tensor, scale, zero point) form needs; quantize after the `if` with the chosen scale " +
+                      "and zero point, or export with --dequantized-io");
+  }
   if (grid != s.run_time_grids.end()) {
     r.scale = grid->second.scale;
     r.zero_point = grid->second.zero_point;
@@ -250,6 +379,10 @@ void requantize_outputs(Session& s, const torch::jit::Node* node) {
     at::Tensor zero_point = at::scalar_tensor(info->q_zero_point, q == onnx::TensorProto::UINT8 ? at::kByte : at::kChar);
     t2o_value inputs[3] = {s.values.materialize(bound), T2O_NO_VALUE, T2O_NO_VALUE};
     auto grid = s.run_time_grids.find(out);
+    if (grid != s.run_time_grids.end() && is_unknown(grid->second))
+      throw ExportError(kind + " at " + location_of(node) + ": its quantized result is rounded to a grid (scale, " +
+                        "zero point) chosen at run time (an `if`/loop choosing between grids) that the graph does " +
+                        "not hold as a value");
     if (grid != s.run_time_grids.end()) {  // a quantized input's grid, known at run time
       inputs[1] = grid->second.scale;
       inputs[2] = grid->second.zero_point;

@@ -3,7 +3,9 @@
 # what the example run saw of that item) or used whole (len, a loop over it, sum, cat), with and
 # without dynamic axes; a list indexed or set at a run-time position (ONNX sequences, opset 11+);
 # split/chunk/unbind into equal parts of a dynamic axis (SplitToSequence, opset 11+) used by index,
-# len, loops, cat/stack, and unpacked (traced).
+# len, loops, cat/stack, and unpacked (traced); tensor_split of a dynamic axis into N sections or at
+# indices (always N parts: Slices with run-time bounds, opset 10+) used by index, unpacked, cat'ed,
+# returned.
 from typing import List
 
 import torch
@@ -215,6 +217,30 @@ class SplitDynReturn(torch.nn.Module):
         return x.split(2, dim=1)
 
 
+class TensorSplitDynUsed(torch.nn.Module):
+    """tensor_split of a dynamic axis: N sections (the first L % N one longer), and at indices."""
+
+    def forward(self, x):
+        a, b, c = torch.tensor_split(x, 3, dim=1)
+        parts = torch.tensor_split(x, [1, -2], dim=1)
+        rows = torch.tensor_split(x, 2)
+        return a * 2, c, torch.cat([c, b, a], 1), parts[1], torch.cat(parts, 1) * 2, rows[1] + 1
+
+
+class TensorSplitDynReturn(torch.nn.Module):
+    """The sections returned whole: always 4 outputs (some empty when the axis is shorter than 4)."""
+
+    def forward(self, x):
+        return torch.tensor_split(x, 4, dim=-1)
+
+
+class TensorSplitDynTensor(torch.nn.Module):
+    """Traced: the sections given as a 0-d tensor, the indices as a 1-D tensor."""
+
+    def forward(self, x):
+        return (*torch.tensor_split(x, torch.tensor(3), 1), *torch.tensor_split(x, torch.tensor([2, 3]), 0))
+
+
 def pos(*shape):
     return torch.rand(*shape) + 0.5
 
@@ -272,6 +298,15 @@ CASES = [
          more_inputs=[[torch.randn(3, 2)], [torch.randn(4, 9)]]),
     case("split_dyn_unpack_trace", SplitDynUnpack(), [torch.randn(2, 5)], opsets=(11, 13, 17), cli_args=DYN01,
          more_inputs=[[torch.randn(4, 6)], [torch.randn(1, 4)]]),
+    case("tensor_split_dyn_used", TensorSplitDynUsed(), [torch.randn(3, 7)], opsets=(10, 11, 13, 17),
+         method="script", cli_args=DYN01,
+         more_inputs=[[torch.randn(4, 9)], [torch.randn(5, 2)], [torch.randn(2, 3)], [torch.randn(1, 10)]]),
+    case("tensor_split_dyn_used_trace", TensorSplitDynUsed(), [torch.randn(3, 7)], opsets=(10, 13), cli_args=DYN01,
+         more_inputs=[[torch.randn(4, 8)], [torch.randn(5, 2)]]),
+    case("tensor_split_dyn_return", TensorSplitDynReturn(), [torch.randn(2, 6)], opsets=(10, 11, 13),
+         method="script", cli_args=DYN01, more_inputs=[[torch.randn(3, 7)], [torch.randn(1, 2)], [torch.randn(2, 13)]]),
+    case("tensor_split_dyn_tensor_trace", TensorSplitDynTensor(), [torch.randn(4, 8)], opsets=(10, 13),
+         cli_args=DYN01, more_inputs=[[torch.randn(6, 5)], [torch.randn(3, 1)]]),
     case("raise_on_one_path", RaiseOnOnePath(), [pos(2, 3)], opsets=(9, 11, 13), method="script",
          more_inputs=[[-pos(2, 3)]]),
 ]
