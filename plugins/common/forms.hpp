@@ -28,6 +28,7 @@ struct OnnxFeature {
 namespace feature {
 constexpr OnnxFeature kMod{10, "Mod"};
 constexpr OnnxFeature kSliceSteps{10, "Slice with steps"};
+constexpr OnnxFeature kSliceInputs{10, "Slice with run-time bounds"};
 constexpr OnnxFeature kPoolDilations{10, "pooling dilations"};
 constexpr OnnxFeature kPoolCeilMode{10, "pooling ceil_mode"};
 constexpr OnnxFeature kRange{11, "Range"};

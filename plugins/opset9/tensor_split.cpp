@@ -15,12 +15,6 @@
 using namespace t2o;
 using namespace t2o::pack;
 
-// Slice's bounds became inputs at opset 10 (kept beside its one user rather than in forms.hpp's table,
-// which every pack includes).
-namespace t2o::pack::feature {
-constexpr OnnxFeature kSliceInputs{10, "Slice with run-time bounds"};
-}
-
 namespace {
 
 Value part(Ctx& ctx, const Value& x, int64_t axis, int64_t start, int64_t end) {
