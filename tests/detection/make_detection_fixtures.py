@@ -7,7 +7,7 @@ Writes OUT_DIR/MODEL/model.pt: torchvision's MODEL with random weights (seeded),
 image float32[3,H,W] and return a flat tuple (boxes, scores, labels[, masks | keypoints,
 keypoint scores]), traced at 240x320; OUT_DIR/MODEL/export.json ({"cli_args": [...]}: --input at the
 example size, --dynamic-axes image=1,2); and OUT_DIR/MODEL/size_K/ (K = 0: the example image,
-K = 1: an image of another size) with the input and PyTorch's outputs, meta.json as
+K = 1: an image of another size, K >= 2: EXTRA_IMAGES) with the input and PyTorch's outputs, meta.json as
 tests/ort/compare.js reads it. compare_detections.js says how the outputs are compared.
 
 The models are torchvision's detection classes with the smallest backbones torchvision offers,
@@ -34,6 +34,9 @@ OTHER_HW = (288, 224)  # another size and aspect ratio: the exported graph must 
 # dynamic axis one larger) leaves every internal size as it was. A portrait image changes both.
 DYNAMIC_RUN_HW = (320, 240)
 NUM_CLASSES = 5
+# More images for some models, after the example and OTHER_HW (size_2, ...): PyTorch's test of Mask
+# R-CNN runs its export on another size and on a flat image with another number of detections.
+EXTRA_IMAGES = {"maskrcnn_resnet50_fpn": ["other:250x380", "flat:100x100"]}
 
 
 def build(name):
@@ -79,6 +82,14 @@ def build(name):
         return D.FCOS(resnet18_fpn(p6p7=True), NUM_CLASSES, score_thresh=0.0, **size)
     if name == "maskrcnn_resnet18_fpn":
         return D.MaskRCNN(resnet18_fpn(), NUM_CLASSES, **size)
+    if name == "maskrcnn_resnet50_fpn":
+        # As PyTorch's own ONNX test exports it (min_size=200, max_size=300, torchvision's ResNet-50 FPN
+        # builder). With the transposed second run every product of H and W (the anchor count) is the
+        # same as at the example size: the third example run tells them dynamic. A score threshold of
+        # 0.5 keeps fewer than the 100 detections of the cap, a number that varies with the image, and
+        # none on the flat image of EXTRA_IMAGES (its random scores are about 0.24).
+        return D.maskrcnn_resnet50_fpn(weights=None, weights_backbone=None, min_size=200, max_size=300,
+                                       box_score_thresh=0.5)
     if name == "keypointrcnn_resnet18_fpn":
         return D.KeypointRCNN(resnet18_fpn(), NUM_CLASSES, num_keypoints=5, **size)
     raise SystemExit(f"unknown model {name}")
@@ -184,7 +195,16 @@ def generate(target, name):
         traced = torch.jit.trace(model, (example,), check_trace=False)
     pt = os.path.join(target, "model.pt")
     traced.save(pt)
-    for k, image in enumerate([example, other]):
+    images = [example, other]
+    for extra in EXTRA_IMAGES.get(name, []):
+        kind, hw = extra.split(":")
+        h, w = (int(v) for v in hw.split("x"))
+        if kind == "flat":
+            images.append(torch.ones(3, h, w) * 0.3)
+        else:
+            image = torch.rand(3, h // 8, w // 8)
+            images.append(torch.nn.functional.interpolate(image[None], size=(h, w), mode="bilinear")[0])
+    for k, image in enumerate(images):
         d = os.path.join(target, f"size_{k}")
         os.makedirs(d)
         meta = mf.outputs_meta(pt, [image], 1e-4, d, "trace")
@@ -194,7 +214,7 @@ def generate(target, name):
     args = ["--input", mf.cli_spec(example), "--input-names", "image", "--dynamic-axes", "image=1:height,2:width",
             "--dynamic-input", "float32[3,%d,%d]" % DYNAMIC_RUN_HW]
     with open(os.path.join(target, "export.json"), "w") as f:
-        json.dump({"cli_args": args, "sizes": 2}, f, indent=1)
+        json.dump({"cli_args": args, "sizes": len(images)}, f, indent=1)
 
 
 if __name__ == "__main__":

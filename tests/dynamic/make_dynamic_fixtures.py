@@ -160,6 +160,17 @@ def cases():
             y = resize_to_data(x, size)
             return y.reshape(y.size(0), -1) * y.size(3)
 
+    # Sizes padded up to a multiple of 8, then cut into 8x8 blocks (a detector's padding to a multiple
+    # of 32 and its anchors per cell): at the example's 17x17 and the second run's 18x18 the padded
+    # size is 24x24 both times, so only the third example run (34x51) tells the block counts dynamic.
+    class PaddedBlocks(nn.Module):
+        def forward(self, x):
+            n, c, h, w = x.shape
+            y = nn.functional.pad(x, (0, (8 - w % 8) % 8, 0, (8 - h % 8) % 8))
+            hb, wb = y.shape[2] // 8, y.shape[3] // 8
+            blocks = y.reshape(n, c, hb, 8, wb, 8).permute(0, 2, 4, 1, 3, 5).reshape(n, hb * wb, c * 64)
+            return blocks.sum(2) + torch.arange(hb * wb).to(x.dtype)
+
     def positives(n, rows):
         x = torch.randn(n, 3)
         x[:, 0] = -20.0
@@ -198,6 +209,8 @@ def cases():
                                 [[positives(6, [3])], [positives(12, [1, 4, 7, 9])], [positives(5, [])]], 1e-5),
         "data_sized_resize": (DataSizedResize(), "trace", [with_corner(1, 2.5, 3.5)], ["x=0:batch"],
                               [[with_corner(2, 5.5, 1.2)], [with_corner(1, 0.3, 4.0)]], 1e-4),
+        "padded_blocks": (PaddedBlocks(), "trace", [torch.randn(1, 2, 17, 17)], ["x=0:batch,2:h,3:w"],
+                          [[torch.randn(2, 2, 30, 10)], [torch.randn(1, 2, 8, 41)]], 1e-4),
         "lstm_seq": (Lstm(), "trace", [torch.randn(1, 16, 8)], ["x=0:batch,1:seq"],
                      [[torch.randn(3, 9, 8)], [torch.randn(2, 30, 8)]], 1e-4),
     }

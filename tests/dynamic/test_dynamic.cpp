@@ -51,7 +51,8 @@ TEST_P(DynamicAxes, MatchesTorchAtOtherSizes) { export_and_run_at_sizes(GetParam
 INSTANTIATE_TEST_SUITE_P(Dynamic, DynamicAxes,
                          ::testing::Values("cnn_batch", "size_patterns", "size_patterns_script", "bert_encoder",
                                            "gpt_decoder", "lstm_seq", "even_sizes", "halves_script",
-                                           "truncated_selection", "data_sized_resize", "embedding_bag_examples"),
+                                           "truncated_selection", "data_sized_resize", "embedding_bag_examples",
+                                           "padded_blocks"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // A model that fixes the size (a traced view to a constant shape) fails at every other size the

@@ -643,7 +643,10 @@ void ExampleRun::observe(const std::vector<std::vector<int64_t>>& shapes, std::v
     throw ExportError("running the model on example inputs (--input " + specs_text + ") failed: " +
                       error_reason(e.what()) + hint, e.what());
   }
-  if (varied != shapes) observed_.second = run_second(shapes, varied);
+  if (varied != shapes) {
+    observed_.second = run_second(shapes, varied);
+    observed_.third = run_third(shapes, varied);
+  }
   observed_.grid_probe.reset();
   auto quantized = [](const InputSpec& s) { return at::isQIntType(*dtype_from_name(s.dtype)); };
   if (!options_.dequantized_io && std::any_of(specs_.begin(), specs_.end(), quantized)) {
@@ -662,6 +665,7 @@ void ExampleRun::derive(TypeTable& types, const std::vector<std::vector<int64_t>
                         const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan) {
   types = observed_.first;
   if (observed_.second) merge_second_run(types, *observed_.second, shapes, varied, plan);
+  if (observed_.third) merge_value_run(types, *observed_.third);  // dims that differ are dynamic, as there
   if (observed_.grid_probe)
     for (auto& [id, info] : types.entries()) {
       if (!info.quantized || info.q_scale <= 0) continue;
@@ -734,6 +738,37 @@ void ExampleRun::merge_second_run(TypeTable& types, const TypeTable& other,
   for (size_t i = 0; i < specs_.size(); ++i)
     for (const auto& [axis, symbol] : plan.input_symbols[i])
       plan.symbol_of_sizes.emplace(std::make_pair(shapes[i][(size_t)axis], varied[i][(size_t)axis]), symbol);
+}
+
+// Two runs cannot tell a fixed size from one that happened to come out equal at both sizes: a
+// transposed second size (--dynamic-input float32[3,320,240] for 240x320) leaves every product of H
+// and W as it was (a detector's anchor count, a flattened feature map), and an internal resize or a
+// pad to a multiple can hide a one-pixel change. So a third run changes every dynamic axis in another
+// proportion: twice its example size for the first dynamic axis position, three times for the others
+// (multiples keep what the example size divides; the same factor at the same axis position in every
+// input, so inputs that share a size usually still agree). Its dims that differ from the example's
+// are dynamic too. A model that fails there keeps what the two runs found.
+std::optional<TypeTable> ExampleRun::run_third(const std::vector<std::vector<int64_t>>& shapes,
+                                               const std::vector<std::vector<int64_t>>& varied) {
+  size_t first_axis = SIZE_MAX;
+  for (size_t i = 0; i < shapes.size(); ++i)
+    for (size_t d = 0; d < shapes[i].size() && d < first_axis; ++d)
+      if (varied[i][d] != shapes[i][d]) first_axis = d;
+  auto sizes = shapes;
+  bool changed = false;
+  for (size_t i = 0; i < shapes.size(); ++i)
+    for (size_t d = 0; d < shapes[i].size(); ++d)
+      if (varied[i][d] != shapes[i][d] && shapes[i][d] > 0) {
+        sizes[i][d] = (d == first_axis ? 2 : 3) * shapes[i][d];
+        changed = true;
+      }
+  if (!changed || sizes == varied) return std::nullopt;
+  try {
+    return run_once(sizes);
+  } catch (const std::exception& e) {
+    if (std::getenv("T2O_DEBUG")) std::cerr << "third example run failed: " << error_reason(e.what()) << std::endl;
+    return std::nullopt;
+  }
 }
 
 // Sizes that follow the values of integer inputs (pad_packed_sequence: as many steps as the longest
