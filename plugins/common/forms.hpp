@@ -47,6 +47,7 @@ constexpr OnnxFeature kIntegerMaxMin{12, "Max / Min on integers"};
 constexpr OnnxFeature kIntegerClipPow{12, "Clip / Pow on integers"};
 constexpr OnnxFeature kSmallIntegerArithmetic{14, "Add/Sub/Mul/Div on 8- and 16-bit integers"};
 constexpr OnnxFeature kReshapeAllowZero{14, "Reshape allowzero"};
+constexpr OnnxFeature kOptional{15, "Optional, OptionalHasElement, OptionalGetElement"};
 constexpr OnnxFeature kDynamicQuantizeLinear{11, "DynamicQuantizeLinear"};
 constexpr OnnxFeature kPerChannelQuantization{13, "QuantizeLinear/DequantizeLinear axis"};
 constexpr OnnxFeature kUint8Clip{13, "Clip of uint8 values"};

@@ -69,7 +69,13 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"list_index_runtime", {"float32[3,4]", "int64[]"}, 10,
                 {"aten::__getitem__", "a list indexed at a position computed at run time", "needs --opset 11"}},
         Refusal{"list_set_runtime", {"float32[3,4]", "int64[]"}, 10,
-                {"t2o::list_set", "a list set at a position computed at run time", "needs --opset 11"}}),
+                {"t2o::list_set", "a list set at a position computed at run time", "needs --opset 11"}},
+        Refusal{"optional_if", {"float32[2,3]", "bool[]"}, 14,
+                {"prim::If", "output 0 that is None in one branch", "needs --opset 15 (Optional"}},
+        Refusal{"optional_loop", {"float32[2,3]", "int64[]"}, 14,
+                {"prim::Loop", "carried value 0 that is None on entry", "needs --opset 15 (Optional"}},
+        Refusal{"optional_into_op", {"float32[2,3]", "float32[4,3]", "bool[]"}, 15,
+                {"aten::linear", "'bias' is an Optional that is None on some run-time path"}}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return std::string(info.param.model); });
 
 }  // namespace
