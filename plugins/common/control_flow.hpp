@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "forms.hpp"
 #include "util.hpp"
 #include "values.hpp"
 
@@ -39,8 +40,9 @@ inline Structure flatten_value(Ctx& ctx, const Value& v, std::vector<Value>& fla
   switch (s.kind) {
     case T2O_KIND_TENSOR:
     case T2O_KIND_SEQUENCE:
+    case T2O_KIND_OPTIONAL:
       s.dtype = v.dtype();
-      s.rank = s.kind == T2O_KIND_TENSOR ? v.rank() : -1;
+      s.rank = s.kind == T2O_KIND_SEQUENCE ? -1 : v.rank();
       if (s.rank > 0) s.dims = v.dims();
       flat.push_back(v);
       return s;
@@ -54,7 +56,11 @@ inline Structure flatten_value(Ctx& ctx, const Value& v, std::vector<Value>& fla
     case T2O_KIND_LIST:
       for (const auto& item : v.items()) s.items.push_back(flatten_value(ctx, item, flat, what));
       return s;
-    case T2O_KIND_NONE: unsupported(ctx.kind() + ": " + what + " is None in one branch (ONNX values cannot be None)");
+    case T2O_KIND_NONE:
+      // An Optional that is None on one path is an ONNX optional (the symbolic wraps it first).
+      require(ctx, feature::kOptional, what + " that is None in one branch (an ONNX optional)");
+      unsupported(ctx.kind() + ": " + what + " is None in one branch and not a tensor in the other (ONNX optionals "
+                  "hold tensors here)");
     default: unsupported(ctx.kind() + ": " + what + " is not a tensor, number, tuple or list");
   }
 }
@@ -69,7 +75,34 @@ inline Value unflatten_value(Ctx& ctx, const Structure& s, const std::vector<Val
   Value v = outs.at(next++);
   if (s.kind == T2O_KIND_TENSOR) return typed(ctx, v, s.dtype, s.rank);
   if (s.kind == T2O_KIND_SEQUENCE) return typed(ctx, ctx.make_dynamic_scalar(v, T2O_KIND_SEQUENCE), s.dtype, -1);
+  if (s.kind == T2O_KIND_OPTIONAL) return typed(ctx, ctx.make_dynamic_scalar(v, T2O_KIND_OPTIONAL), s.dtype, s.rank);
   return ctx.make_dynamic_scalar(typed(ctx, v, s.dtype, 0), s.kind);
+}
+
+// Whether a boundary value (an If output, a carried value) is an ONNX optional: an Optional[Tensor]
+// that is None on one path and a tensor (or an optional) on another, `kinds` what each path gives
+// (the host's type handles: NONE, TENSOR, OPTIONAL, or another kind). Needs opset 15; below it the
+// None is refused where it is flattened, naming the opset.
+inline bool needs_optional(Ctx& ctx, const std::vector<t2o_kind>& kinds) {
+  bool none = false, some = false;
+  for (auto k : kinds) {
+    none |= k == T2O_KIND_NONE || k == T2O_KIND_OPTIONAL;
+    some |= k == T2O_KIND_TENSOR || k == T2O_KIND_OPTIONAL;
+    if (k != T2O_KIND_NONE && k != T2O_KIND_TENSOR && k != T2O_KIND_OPTIONAL) return false;
+  }
+  return none && some && has(ctx, feature::kOptional);
+}
+
+// `v` (a tensor, None or an optional) as an ONNX optional of a tensor of `dtype`, `rank` (the type
+// the other path gives, for an empty one).
+inline Value as_optional(Ctx& ctx, const Value& v, t2o_dtype dtype, int32_t rank, const std::string& what) {
+  if (!v.is_none() && !v.is_tensor() && !v.is_optional())
+    unsupported(ctx.kind() + ": " + what + " is None on one path and not a tensor on another (ONNX optionals hold "
+                "tensors here)");
+  if (v.is_none() && dtype == T2O_DTYPE_UNDEFINED)
+    unsupported(ctx.kind() + ": " + what + " is None on every path the example run took; its tensor's element type "
+                "is unknown (give an example input that takes the other path)");
+  return ctx.make_optional(v.is_none() ? Value() : v, dtype, rank);
 }
 
 // A list of tensors as an ONNX sequence: SequenceConstruct of its items, or SequenceEmpty of the

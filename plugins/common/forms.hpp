@@ -48,6 +48,9 @@ constexpr OnnxFeature kIntegerMaxMin{12, "Max / Min on integers"};
 constexpr OnnxFeature kIntegerClipPow{12, "Clip / Pow on integers"};
 constexpr OnnxFeature kSmallIntegerArithmetic{14, "Add/Sub/Mul/Div on 8- and 16-bit integers"};
 constexpr OnnxFeature kReshapeAllowZero{14, "Reshape allowzero"};
+// Optional-15 exists, but If and Loop carry optionals only from 16 (ONNX Runtime has no If-13 kernel
+// for them): the form torch.onnx 1.13 writes at 15 does not load.
+constexpr OnnxFeature kOptional{16, "optionals through If and Loop: Optional, OptionalHasElement, OptionalGetElement"};
 constexpr OnnxFeature kDynamicQuantizeLinear{11, "DynamicQuantizeLinear"};
 constexpr OnnxFeature kPerChannelQuantization{13, "QuantizeLinear/DequantizeLinear axis"};
 constexpr OnnxFeature kUint8Clip{13, "Clip of uint8 values"};

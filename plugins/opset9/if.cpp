@@ -1,7 +1,9 @@
 // prim::If -> ONNX If. Each TorchScript block becomes a subgraph (then_branch, else_branch) whose
 // nodes the host converts; tuples the branches return are flattened into several If outputs and
 // rebuilt, scalars travel as 0-d tensors, lists built at run time as sequences (opset 11+).
-// A condition known at export time converts only the branch it selects, inline.
+// A condition known at export time converts only the branch it selects, inline. An Optional[Tensor]
+// output that is None in one branch (opset 15+) is an ONNX optional: the tensor branch wraps its value
+// (Optional), the None branch gives an empty one of that tensor's type, as torch.onnx does.
 //
 // prim::If(bool cond) -> (outputs...)    block 0: then, block 1: else (no parameters)
 #include <torch2onnx/plugin.hpp>
@@ -14,7 +16,7 @@
 using namespace t2o;
 using namespace t2o::pack;
 
-T2O_SYMBOLIC("prim::If", 9) {
+T2O_OPTIONALS_SYMBOLIC("prim::If", 9) {
   Value cond = ctx.input(0);
   const int32_t n = ctx.num_outputs();
   if (cond.is_const()) {
@@ -24,6 +26,21 @@ T2O_SYMBOLIC("prim::If", 9) {
   }
   Value c = ctx.as_onnx(cond);
   if (c.dtype() != T2O_DTYPE_BOOL) c = cast_to(ctx, c, T2O_DTYPE_BOOL);
+
+  // Which outputs are ONNX optionals, decided before either branch is converted (each branch's
+  // subgraph must already give the optional); the host's type handles say what each branch gives.
+  std::vector<bool> optional((size_t)n, false);
+  std::vector<t2o_dtype> optional_dtype((size_t)n, T2O_DTYPE_UNDEFINED);
+  std::vector<int32_t> optional_rank((size_t)n, -1);
+  for (int32_t k = 0; k < n; ++k) {
+    Value t0 = ctx.block_output(0, k), t1 = ctx.block_output(1, k);
+    if (!needs_optional(ctx, {t0.kind(), t1.kind()})) continue;
+    optional[(size_t)k] = true;
+    const Value& typed_side = t0.is_none() ? t1 : t0;
+    Value recorded = ctx.output(k);
+    optional_dtype[(size_t)k] = typed_side.dtype() != T2O_DTYPE_UNDEFINED ? typed_side.dtype() : recorded.dtype();
+    optional_rank[(size_t)k] = typed_side.rank() >= 0 ? typed_side.rank() : recorded.rank();
+  }
 
   std::vector<Value> branches;
   std::vector<std::vector<Structure>> shapes(2);
@@ -36,6 +53,8 @@ T2O_SYMBOLIC("prim::If", 9) {
       Value out = outs[(size_t)k];
       Value type = ctx.block_output(b, k);
       if (type.is_sequence()) out = list_as_sequence(ctx, out, type.dtype(), "output " + std::to_string(k));
+      if (optional[(size_t)k])
+        out = as_optional(ctx, out, optional_dtype[(size_t)k], optional_rank[(size_t)k], "output " + std::to_string(k));
       shapes[(size_t)b].push_back(flatten_value(ctx, out, flat, "output " + std::to_string(k)));
     }
     branches.push_back(ctx.subgraph_end(flat));

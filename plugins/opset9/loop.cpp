@@ -3,7 +3,8 @@
 // and the carried values map one to one, ONNX's incoming condition is unused (TorchScript's body
 // does not read it). Scalars are carried as 0-d tensors, lists built in the loop as sequences
 // (opset 11+). `while` loops have TorchScript's maximal trip count, which ONNX writes as no trip
-// count at all.
+// count at all. An Optional[Tensor] that is None on entry or at the end of an iteration and a tensor
+// on another path (opset 15+) is carried as an ONNX optional.
 //
 // prim::Loop(int max_trip_count, bool initial_condition, carried...) -> (carried...)
 //   block 0 (int i, carried...) -> (bool continue, carried...)
@@ -28,8 +29,16 @@ struct Carried {
   Value initial;  // the ONNX value given to the Loop
 };
 
-Carried carried_in(Ctx& ctx, const Value& v, const Value& body_param, int32_t k) {
+Carried carried_in(Ctx& ctx, const Value& v, const Value& body_param, const Value& body_result, int32_t k) {
   const std::string what = "carried value " + std::to_string(k);
+  if (needs_optional(ctx, {v.kind(), body_result.kind()})) {
+    // The tensor's type: the initial value's, else what the body gives, else what the run saw.
+    const Value& typed_side = v.is_none() ? body_result : v;
+    t2o_dtype d = typed_side.dtype() != T2O_DTYPE_UNDEFINED ? typed_side.dtype() : body_param.dtype();
+    int32_t rank = typed_side.rank() >= 0 ? typed_side.rank() : body_param.rank();
+    Value opt = as_optional(ctx, v, d, rank, what);
+    return {T2O_KIND_OPTIONAL, d, rank, opt};
+  }
   switch (v.kind()) {
     case T2O_KIND_TENSOR: {
       // The body may change the shape at each iteration: only the rank is declared.
@@ -48,6 +57,10 @@ Carried carried_in(Ctx& ctx, const Value& v, const Value& body_param, int32_t k)
       Value seq = list_as_sequence(ctx, v, elem, what);
       return {T2O_KIND_SEQUENCE, seq.dtype(), -1, seq};
     }
+    case T2O_KIND_NONE:
+      if (body_result.kind() == T2O_KIND_TENSOR || body_result.kind() == T2O_KIND_OPTIONAL)
+        require(ctx, feature::kOptional, what + " that is None on entry and a tensor later (an ONNX optional)");
+      [[fallthrough]];
     default:
       unsupported("prim::Loop: " + what + " is " + (v.is_none() ? "None" : "not a tensor, number or list") +
                   " (ONNX Loop carries tensors and sequences)");
@@ -56,6 +69,9 @@ Carried carried_in(Ctx& ctx, const Value& v, const Value& body_param, int32_t k)
 
 // A body output as the ONNX value the carried slot expects.
 Value carried_out(Ctx& ctx, const Value& v, const Carried& slot, int32_t k) {
+  if (slot.kind == T2O_KIND_OPTIONAL) return as_optional(ctx, v, slot.dtype, slot.rank, "carried value " + std::to_string(k));
+  if (v.is_none() || v.is_optional())
+    require(ctx, feature::kOptional, "carried value " + std::to_string(k) + " that is None at the end of an iteration (an ONNX optional)");
   if (slot.kind == T2O_KIND_SEQUENCE) return list_as_sequence(ctx, v, slot.dtype, "carried value " + std::to_string(k));
   if (v.kind() != T2O_KIND_TENSOR && !is_scalar_kind(v.kind()))
     unsupported("prim::Loop: carried value " + std::to_string(k) + " is not a tensor or number at the end of the body");
@@ -65,7 +81,7 @@ Value carried_out(Ctx& ctx, const Value& v, const Carried& slot, int32_t k) {
 
 }  // namespace
 
-T2O_SYMBOLIC("prim::Loop", 9) {
+T2O_OPTIONALS_SYMBOLIC("prim::Loop", 9) {
   Value trip = ctx.input(0), cond = ctx.input(1);
   const int32_t n = ctx.num_inputs() - 2;
   if (n != ctx.num_outputs() || ctx.block_num_inputs(0) != n + 1 || ctx.block_num_outputs(0) != n + 1)
@@ -76,7 +92,8 @@ T2O_SYMBOLIC("prim::Loop", 9) {
   Value initial_cond = to_dtype(ctx, cond, T2O_DTYPE_BOOL);
 
   std::vector<Carried> slots;
-  for (int32_t k = 0; k < n; ++k) slots.push_back(carried_in(ctx, ctx.input(k + 2), ctx.block_input(0, k + 1), k));
+  for (int32_t k = 0; k < n; ++k)
+    slots.push_back(carried_in(ctx, ctx.input(k + 2), ctx.block_input(0, k + 1), ctx.block_output(0, k + 1), k));
 
   ctx.subgraph_begin("loop_body");
   std::vector<Value> params;

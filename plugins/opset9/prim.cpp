@@ -146,11 +146,12 @@ void tensor_to_scalar(Ctx& ctx, t2o_kind kind) {
 }  // namespace
 
 T2O_SYMBOLIC("prim::ListConstruct", 9) { construct(ctx); }
-T2O_SYMBOLIC("prim::TupleConstruct", 9) { construct(ctx); }
+// Tuples pass an ONNX optional through as an item (ABI 1.3 flag).
+T2O_OPTIONALS_SYMBOLIC("prim::TupleConstruct", 9) { construct(ctx); }
 T2O_SYMBOLIC("prim::DictConstruct", 9) { dict_construct(ctx); }
 T2O_SYMBOLIC("prim::ListUnpack", 9) { unpack(ctx); }
-T2O_SYMBOLIC("prim::TupleUnpack", 9) { unpack(ctx); }
-T2O_SYMBOLIC("prim::TupleIndex", 9) { get_item(ctx); }
+T2O_OPTIONALS_SYMBOLIC("prim::TupleUnpack", 9) { unpack(ctx); }
+T2O_OPTIONALS_SYMBOLIC("prim::TupleIndex", 9) { get_item(ctx); }
 T2O_SYMBOLIC("aten::__getitem__", 9) { get_item(ctx); }
 
 T2O_SYMBOLIC("aten::len", 9) {
@@ -247,5 +248,11 @@ T2O_SYMBOLIC("aten::list", 9) {
   ctx.set_output(0, l);
 }
 
-// prim::unchecked_cast(x): a type refinement (Optional[T] -> T) with no run-time effect.
-T2O_SYMBOLIC("prim::unchecked_cast", 9) { ctx.set_output(0, ctx.input(0)); }
+// prim::unchecked_cast(x): a type refinement (Optional[T] -> T) with no run-time effect; of an ONNX
+// optional (None on another path, opset 15+), its tensor: OptionalGetElement, as torch.onnx.
+T2O_OPTIONALS_SYMBOLIC("prim::unchecked_cast", 9) {
+  Value x = ctx.input(0);
+  if (!x.is_optional()) return ctx.set_output(0, x);
+  Value t = ctx.op("OptionalGetElement", {x});
+  ctx.set_output(0, typed(ctx, t, x.dtype(), x.rank(), x.rank() > 0 ? x.dims() : std::vector<int64_t>{}));
+}

@@ -81,6 +81,34 @@ def main():
             out[key] = x
             return out
 
+    from typing import Optional
+
+    class OptionalIf(torch.nn.Module):
+        # an If output None in one branch: an ONNX optional, from opset 15 (as torch.onnx)
+        def forward(self, x, flag):
+            y: Optional[torch.Tensor] = None
+            if bool(flag):
+                y = x * 2
+            if y is None:
+                return x
+            return y
+
+    class OptionalLoop(torch.nn.Module):
+        # a loop-carried value None on entry, a tensor later: an ONNX optional, from opset 15
+        def forward(self, x, n):
+            y: Optional[torch.Tensor] = None
+            for _ in range(int(n)):
+                y = x if y is None else y + x
+            return x if y is None else y
+
+    class OptionalIntoOp(torch.nn.Module):
+        # an optional given to an op that takes a tensor (Tensor? bias) without `is not None` first
+        def forward(self, x, w, flag):
+            b: Optional[torch.Tensor] = None
+            if bool(flag):
+                b = w.sum(1)
+            return torch.nn.functional.linear(x, w, b)
+
     class DictPop(torch.nn.Module):
         def forward(self, x):
             out: Dict[str, torch.Tensor] = {"a": x, "b": x * 2}
@@ -112,6 +140,9 @@ def main():
     torch.jit.script(DictWriteInLoop()).save(os.path.join(out, "dict_write_in_loop.pt"))
     torch.jit.script(DictWriteRuntimeKey()).save(os.path.join(out, "dict_write_runtime_key.pt"))
     torch.jit.script(DictPop()).save(os.path.join(out, "dict_pop.pt"))
+    torch.jit.script(OptionalIf()).save(os.path.join(out, "optional_if.pt"))
+    torch.jit.script(OptionalLoop()).save(os.path.join(out, "optional_loop.pt"))
+    torch.jit.script(OptionalIntoOp()).save(os.path.join(out, "optional_into_op.pt"))
 
 
 if __name__ == "__main__":

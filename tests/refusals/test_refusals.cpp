@@ -74,7 +74,13 @@ INSTANTIATE_TEST_SUITE_P(
                 {"aten::tensor_split", "sections of dynamic axis 1", "needs --opset 10 (Slice with run-time bounds)"},
                 {"--dynamic-axes", "x=0,1"}},
         Refusal{"list_set_runtime", {"float32[3,4]", "int64[]"}, 10,
-                {"t2o::list_set", "a list set at a position computed at run time", "needs --opset 11"}}),
+                {"t2o::list_set", "a list set at a position computed at run time", "needs --opset 11"}},
+        Refusal{"optional_if", {"float32[2,3]", "bool[]"}, 15,
+                {"prim::If", "output 0 that is None in one branch", "needs --opset 16 (optionals through If and Loop"}},
+        Refusal{"optional_loop", {"float32[2,3]", "int64[]"}, 15,
+                {"prim::Loop", "carried value 0 that is None on entry", "needs --opset 16 (optionals through If and Loop"}},
+        Refusal{"optional_into_op", {"float32[2,3]", "float32[4,3]", "bool[]"}, 16,
+                {"aten::linear", "'bias' is an Optional that is None on some run-time path"}}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return std::string(info.param.model); });
 
 }  // namespace

@@ -101,8 +101,13 @@ T2O_HOST_FN(node_add_metadata, 43);
 T2O_HOST_FN(quantized_dtype, 44);
 // ABI 1.2: the default dtype
 T2O_HOST_FN(default_dtype, 45);
+// ABI 1.3: optional values
+T2O_HOST_FN(make_optional, 46);
 #undef T2O_HOST_FN
-static_assert(sizeof(t2o_host_api) == 16 + 8 * 46, "t2o_host_api size (ABI 1.2: 46 functions)");
+static_assert(sizeof(t2o_host_api) == 16 + 8 * 47, "t2o_host_api size (ABI 1.3: 47 functions)");
+static_assert(std::is_same<decltype(t2o_host_api::make_optional),
+                           t2o_status (*)(t2o_ctx*, t2o_value, int32_t, int32_t, t2o_value*)>::value,
+              "make_optional");
 static_assert(std::is_same<decltype(t2o_host_api::default_dtype), int32_t (*)(t2o_ctx*)>::value, "default_dtype");
 static_assert(std::is_same<decltype(t2o_host_api::quantized_dtype), int32_t (*)(t2o_ctx*, int32_t, int32_t)>::value,
               "quantized_dtype");
@@ -199,14 +204,16 @@ static_assert(T2O_ATTR_INT == 1 && T2O_ATTR_FLOAT == 2 && T2O_ATTR_STRING == 3 &
                   T2O_ATTR_FLOATS == 5 && T2O_ATTR_STRINGS == 6 && T2O_ATTR_TENSOR == 7 && T2O_ATTR_GRAPH == 8,
               "t2o_attr_type values");
 static_assert(T2O_KIND_OTHER == 8 && T2O_KIND_SEQUENCE == 9 && T2O_KIND_GRAPH == 10, "t2o_kind values (1.1 appended)");
+static_assert(T2O_KIND_OPTIONAL == 11, "t2o_kind values (1.3 appended)");
+static_assert(T2O_SYMBOLIC_COMPLEX_PAIRS == 2u && T2O_SYMBOLIC_OPTIONALS == 4u, "symbolic flags (1.3 appended OPTIONALS)");
 
 #define T2O_STR_INNER(x) #x
 #define T2O_STR(x) T2O_STR_INNER(x)
 
-TEST(AbiLayout, VersionIsOnePointTwo) {
+TEST(AbiLayout, VersionIsOnePointThree) {
   // A change here is deliberate: a new minor appends members, a new major breaks every pack.
   EXPECT_EQ(T2O_ABI_MAJOR, 1);
-  EXPECT_EQ(T2O_ABI_MINOR, 2);
+  EXPECT_EQ(T2O_ABI_MINOR, 3);
 }
 
 TEST(AbiLayout, EntrySymbolName) {

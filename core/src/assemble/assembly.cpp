@@ -42,9 +42,10 @@ void fill_value_info(Session& s, onnx::ValueInfoProto* info, t2o_value v, const 
     dims.push_back(2);
     ++rank;
   }
-  onnx::TypeProto_Tensor* tensor_type = r.kind == T2O_KIND_SEQUENCE
-                                            ? info->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()
-                                            : info->mutable_type()->mutable_tensor_type();
+  onnx::TypeProto_Tensor* tensor_type =
+      r.kind == T2O_KIND_SEQUENCE   ? info->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()
+      : r.kind == T2O_KIND_OPTIONAL ? info->mutable_type()->mutable_optional_type()->mutable_elem_type()->mutable_tensor_type()
+                                    : info->mutable_type()->mutable_tensor_type();
   tensor_type->set_elem_type(dtype);
   if (rank < 0 || r.kind == T2O_KIND_SEQUENCE) return;  // a sequence's tensors may differ in shape
   auto* shape = tensor_type->mutable_shape();
@@ -106,7 +107,8 @@ ConvertedModel assemble(Session& s) {
         bool tensor_list = r.kind == T2O_KIND_LIST && !r.items.empty() &&
                            std::any_of(r.items.begin(), r.items.end(), [&](t2o_value i) {
                              auto k = s.values.rec(i).kind;
-                             return k == T2O_KIND_TENSOR || k == T2O_KIND_LIST || k == T2O_KIND_SEQUENCE;
+                             return k == T2O_KIND_TENSOR || k == T2O_KIND_LIST || k == T2O_KIND_SEQUENCE ||
+                                    k == T2O_KIND_OPTIONAL;
                            });
         if (!tensor_list) {
           flat.push_back({h, tv, source, list});
@@ -183,8 +185,8 @@ ConvertedModel assemble(Session& s) {
     t2o_value h = o.handle;
     auto kind = s.values.rec(h).kind;
     if (kind != T2O_KIND_TENSOR && kind != T2O_KIND_INT && kind != T2O_KIND_FLOAT && kind != T2O_KIND_BOOL &&
-        kind != T2O_KIND_LIST && kind != T2O_KIND_SEQUENCE)
-      throw ExportError("model output " + std::to_string(k) + " is not a tensor");
+        kind != T2O_KIND_LIST && kind != T2O_KIND_SEQUENCE && kind != T2O_KIND_OPTIONAL)
+      throw ExportError("model output " + std::to_string(k) + (kind == T2O_KIND_NONE ? " is None" : " is not a tensor"));
     int32_t output_dtype = s.values.rec(h).dtype;
     if (o.torch_value)
       if (const TensorInfo* t = s.types.find(o.torch_value)) output_dtype = t->dtype ? t->dtype : output_dtype;

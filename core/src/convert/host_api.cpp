@@ -3,6 +3,7 @@
 #include "common/deferred_tensors.hpp"
 #include "convert/session.hpp"
 #include "convert/walk.hpp"
+#include "convert/onnx_types.hpp"
 #include "convert/quantized_values.hpp"
 #include "torch2onnx/core/dtype_table.hpp"
 
@@ -219,7 +220,8 @@ t2o_status h_value_tensor_data(t2o_ctx* ctx, t2o_value v, const void** data, siz
 t2o_status h_value_set_type(t2o_ctx* ctx, t2o_value v, int32_t dtype, int32_t rank, const int64_t* dims) {
   if (check_handle(ctx, v)) return T2O_ERROR;
   auto& r = ctx->session->values.rec(v);
-  if (r.kind != T2O_KIND_TENSOR && r.kind != T2O_KIND_SEQUENCE) return fail(ctx, "value_set_type: not a tensor or sequence");
+  if (r.kind != T2O_KIND_TENSOR && r.kind != T2O_KIND_SEQUENCE && r.kind != T2O_KIND_OPTIONAL)
+    return fail(ctx, "value_set_type: not a tensor, sequence or optional");
   r.dtype = dtype;
   r.rank = rank;
   r.dims.assign(dims, dims + (rank > 0 ? rank : 0));
@@ -296,17 +298,21 @@ t2o_status h_make_list(t2o_ctx* ctx, const t2o_value* items, int64_t count, t2o_
 t2o_status h_make_dynamic_scalar(t2o_ctx* ctx, t2o_value tensor, int32_t kind, t2o_value* out) {
   return guarded(ctx, [&]() -> t2o_status {
     if (check_handle(ctx, tensor)) return T2O_ERROR;
-    if (kind == T2O_KIND_SEQUENCE) {
+    if (kind == T2O_KIND_SEQUENCE || kind == T2O_KIND_OPTIONAL) {
       ValueRec r = ctx->session->values.rec(tensor);
-      if (r.onnx.empty() || r.constant) return fail(ctx, "make_dynamic_scalar: a sequence must be an emitted value");
-      r.kind = T2O_KIND_SEQUENCE;
-      r.rank = -1;
-      r.dims.clear();
+      if (r.onnx.empty() || r.constant)
+        return fail(ctx, std::string("make_dynamic_scalar: ") + (kind == T2O_KIND_SEQUENCE ? "a sequence" : "an optional") +
+                             " must be an emitted value");
+      r.kind = (t2o_kind)kind;
+      if (kind == T2O_KIND_SEQUENCE) {
+        r.rank = -1;
+        r.dims.clear();
+      }
       *out = ctx->session->values.add(std::move(r));
       return T2O_OK;
     }
     if (kind != T2O_KIND_INT && kind != T2O_KIND_FLOAT && kind != T2O_KIND_BOOL)
-      return fail(ctx, "make_dynamic_scalar: kind must be INT, FLOAT, BOOL or SEQUENCE");
+      return fail(ctx, "make_dynamic_scalar: kind must be INT, FLOAT, BOOL, SEQUENCE or OPTIONAL");
     t2o_value t = ctx->session->values.materialize(tensor);
     ValueRec r;
     r.kind = (t2o_kind)kind;
@@ -401,6 +407,36 @@ int32_t h_block_num_outputs(t2o_ctx* ctx, int32_t block) {
   return b ? (int32_t)b->outputs().size() : -1;
 }
 
+// What an Optional[Tensor] (or None) a block gives is at run time, before the block is converted:
+// NONE when it is always None, TENSOR when never, OPTIONAL when it may be either (an ONNX optional).
+// A value already converted (made outside the block) is what it was converted to; inside, a None
+// constant is NONE, prim::unchecked_cast a TENSOR, an If on a constant condition its branch's, any
+// other If either branch's; what else makes an Optional (a loop, a list item) may be either.
+int32_t optional_kind(Session& s, const torch::jit::Value* v, int depth = 0) {
+  if (v->type()->kind() == c10::TypeKind::NoneType) return T2O_KIND_NONE;
+  if (s.values.is_bound(v)) {
+    int32_t k = s.values.rec(s.values.handle_of(v)).kind;
+    return k == T2O_KIND_NONE || k == T2O_KIND_OPTIONAL ? k : T2O_KIND_TENSOR;
+  }
+  const torch::jit::Node* n = v->node();
+  if (n->kind() == c10::prim::Constant) return torch::jit::toIValue(v)->isNone() ? T2O_KIND_NONE : T2O_KIND_TENSOR;
+  if (n->kind() == c10::prim::unchecked_cast) return T2O_KIND_TENSOR;
+  if (n->kind() == c10::prim::If && depth < 32) {
+    size_t i = v->offset();
+    auto branch = [&](size_t b) { return optional_kind(s, n->blocks()[b]->outputs()[i], depth + 1); };
+    const torch::jit::Value* cond = n->input(0);
+    if (cond->node()->kind() == c10::prim::Constant) return branch(torch::jit::toIValue(cond)->toBool() ? 0 : 1);
+    int32_t a = branch(0), b = branch(1);
+    return a == b ? a : T2O_KIND_OPTIONAL;
+  }
+  return T2O_KIND_OPTIONAL;
+}
+
+bool is_optional_tensor(const c10::TypePtr& type) {
+  auto opt = type->cast<c10::OptionalType>();
+  return opt && opt->getElementType()->kind() == c10::TypeKind::TensorType;
+}
+
 t2o_value block_value(t2o_ctx* ctx, int32_t block, int32_t index, bool input) {
   try {
     auto* b = block_at(ctx, block);
@@ -409,6 +445,14 @@ t2o_value block_value(t2o_ctx* ctx, int32_t block, int32_t index, bool input) {
     if (index < 0 || (size_t)index >= values.size()) return T2O_NO_VALUE;
     const torch::jit::Value* v = values[(size_t)index];
     t2o_value h = ctx->session->values.type_handle_of(v);
+    // ABI 1.3: an Optional[Tensor] output is NONE, TENSOR or OPTIONAL as it will convert (a parameter,
+    // carried by a loop, OPTIONAL: the loop decides), so If and Loop know before converting whether
+    // it needs an ONNX optional.
+    if (is_optional_tensor(v->type()) || (!input && v->type()->kind() == c10::TypeKind::NoneType)) {
+      ValueRec r = ctx->session->values.rec(h);
+      r.kind = (t2o_kind)(input ? T2O_KIND_OPTIONAL : optional_kind(*ctx->session, v));
+      return ctx->session->values.add(std::move(r));
+    }
     // A list (not a tuple) of tensors may change length in a block: its type says SEQUENCE.
     auto list = v->type()->cast<c10::ListType>();
     if (list && list->getElementType()->kind() == c10::TypeKind::TensorType) {
@@ -444,13 +488,7 @@ t2o_status h_subgraph_begin(t2o_ctx* ctx, const char* name_hint) {
 // Element type and rank of a subgraph's input or output. Dims stay unnamed: a loop body sees other
 // sizes at each iteration, and a branch not taken by the example run was never measured.
 void set_value_type(onnx::ValueInfoProto* info, t2o_kind kind, int32_t dtype, int32_t rank) {
-  onnx::TypeProto_Tensor* tensor = kind == T2O_KIND_SEQUENCE
-                                       ? info->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()
-                                       : info->mutable_type()->mutable_tensor_type();
-  if (dtype) tensor->set_elem_type(dtype);
-  if (kind == T2O_KIND_SEQUENCE || rank < 0) return;
-  auto* shape = tensor->mutable_shape();
-  for (int32_t i = 0; i < rank; ++i) shape->add_dim();
+  set_onnx_type(info->mutable_type(), kind, dtype, rank);
 }
 
 t2o_status h_subgraph_input(t2o_ctx* ctx, int32_t kind, int32_t dtype, int32_t rank, const int64_t* dims,
@@ -458,15 +496,15 @@ t2o_status h_subgraph_input(t2o_ctx* ctx, int32_t kind, int32_t dtype, int32_t r
   return guarded(ctx, [&]() -> t2o_status {
     if (ctx->open_subgraphs <= 0) return fail(ctx, "subgraph_input: no subgraph is open");
     bool scalar = kind == T2O_KIND_INT || kind == T2O_KIND_FLOAT || kind == T2O_KIND_BOOL;
-    if (kind != T2O_KIND_TENSOR && kind != T2O_KIND_SEQUENCE && !scalar)
-      return fail(ctx, "subgraph_input: kind must be TENSOR, SEQUENCE, INT, FLOAT or BOOL");
+    if (kind != T2O_KIND_TENSOR && kind != T2O_KIND_SEQUENCE && kind != T2O_KIND_OPTIONAL && !scalar)
+      return fail(ctx, "subgraph_input: kind must be TENSOR, SEQUENCE, OPTIONAL, INT, FLOAT or BOOL");
     auto& s = *ctx->session;
     if (scalar) {
       rank = 0;
       if (!dtype) dtype = kind == T2O_KIND_INT ? T2O_DTYPE_INT64 : kind == T2O_KIND_BOOL ? T2O_DTYPE_BOOL : T2O_DTYPE_FLOAT;
     }
     ValueRec r;
-    r.kind = kind == T2O_KIND_SEQUENCE ? T2O_KIND_SEQUENCE : T2O_KIND_TENSOR;
+    r.kind = scalar ? T2O_KIND_TENSOR : (t2o_kind)kind;
     r.onnx = s.graph.unique_name(s.graph.current().name() + "_in");
     r.dtype = dtype;
     r.rank = rank;
@@ -558,6 +596,48 @@ t2o_status h_subgraph_end(t2o_ctx* ctx, const t2o_value* outputs, int32_t num_ou
           std::string grown = s.graph.unique_name(name + "_grown");
           add("SequenceInsert", {name, s.values.rec(filler).onnx, s.values.rec(zero).onnx}, grown);
           add("SequenceErase", {grown, s.values.rec(zero).onnx}, copied);
+        } else if (tr.kind == T2O_KIND_OPTIONAL && s.graph.opset_of("") < 16) {
+          // Identity takes optionals from opset 16: unwrap and wrap again (an empty one stays empty).
+          std::string has = s.graph.unique_name(name + "_has");
+          add("OptionalHasElement", {name}, has);
+          auto* n = g.add_node();
+          n->set_op_type("If");
+          n->set_name(s.graph.unique_name("If"));
+          n->add_input(has);
+          n->add_output(copied);
+          ++s.graph.onnx_nodes;
+          s.graph.record_origin(n->name(), origin);
+          auto branch = [&](const char* attr_name, bool full) {
+            auto* a = n->add_attribute();
+            a->set_name(attr_name);
+            a->set_type(onnx::AttributeProto::GRAPH);
+            auto* bg = a->mutable_g();
+            bg->set_name(s.graph.unique_name(attr_name));
+            auto* bn = bg->add_node();
+            bn->set_op_type("Optional");
+            bn->set_name(s.graph.unique_name("Optional"));
+            std::string bo = s.graph.unique_name(name + (full ? "_some" : "_none"));
+            if (full) {
+              std::string elem = s.graph.unique_name(name + "_elem");
+              auto* get = bg->add_node();
+              get->set_op_type("OptionalGetElement");
+              get->set_name(s.graph.unique_name("OptionalGetElement"));
+              get->add_input(name);
+              get->add_output(elem);
+              bg->mutable_node()->SwapElements(0, 1);
+              bn->add_input(elem);
+            } else {
+              auto* ta = bn->add_attribute();
+              ta->set_name("type");
+              ta->set_type(onnx::AttributeProto::TYPE_PROTO);
+              set_onnx_type(ta->mutable_tp(), T2O_KIND_TENSOR, tr.dtype, tr.rank);
+            }
+            bn->add_output(bo);
+            set_value_type(bg->add_output(), T2O_KIND_OPTIONAL, tr.dtype, tr.rank);
+            bg->mutable_output(0)->set_name(bo);
+          };
+          branch("then_branch", true);
+          branch("else_branch", false);
         } else {
           add("Identity", {name}, copied);
         }
@@ -566,8 +646,8 @@ t2o_status h_subgraph_end(t2o_ctx* ctx, const t2o_value* outputs, int32_t num_ou
       used.insert(name);
       auto* info = g.add_output();
       info->set_name(name);
-      set_value_type(info, tr.kind == T2O_KIND_SEQUENCE ? T2O_KIND_SEQUENCE : T2O_KIND_TENSOR, tr.dtype,
-                     r.kind == T2O_KIND_TENSOR || r.kind == T2O_KIND_SEQUENCE ? tr.rank : 0);
+      set_value_type(info, tr.kind == T2O_KIND_SEQUENCE || tr.kind == T2O_KIND_OPTIONAL ? tr.kind : T2O_KIND_TENSOR, tr.dtype,
+                     r.kind == T2O_KIND_TENSOR || r.kind == T2O_KIND_SEQUENCE || r.kind == T2O_KIND_OPTIONAL ? tr.rank : 0);
     }
     ValueRec r;
     r.kind = T2O_KIND_GRAPH;
@@ -597,6 +677,56 @@ int32_t h_default_dtype(t2o_ctx* ctx) {
   return ctx->session->options.default_dtype == "float64" ? T2O_DTYPE_DOUBLE : T2O_DTYPE_FLOAT;
 }
 
+// ONNX Optional (opset 15): an optional holding `element`, or an empty one of tensor(dtype) of `rank`.
+t2o_status h_make_optional(t2o_ctx* ctx, t2o_value element, int32_t dtype, int32_t rank, t2o_value* out) {
+  return guarded(ctx, [&]() -> t2o_status {
+    auto& s = *ctx->session;
+    if (s.graph.opset_of("") < 15) return fail(ctx, "make_optional: ONNX Optional needs opset 15");
+    bool empty = element == T2O_NO_VALUE;
+    if (!empty) {
+      if (check_handle(ctx, element)) return T2O_ERROR;
+      const ValueRec& e = s.values.rec(element);
+      if (e.kind == T2O_KIND_OPTIONAL) {
+        *out = element;
+        return T2O_OK;
+      }
+      empty = e.kind == T2O_KIND_NONE;
+      if (!empty && e.kind != T2O_KIND_TENSOR)
+        return fail(ctx, "make_optional: the element must be a tensor, an optional or None");
+      if (!empty) {
+        dtype = e.dtype;
+        rank = e.rank;
+      }
+    }
+    if (empty && !dtype) return fail(ctx, "make_optional: an empty optional needs its element type");
+    t2o_node_spec spec{};
+    spec.struct_size = sizeof(spec);
+    spec.op_type = "Optional";
+    spec.inputs = empty ? nullptr : &element;
+    spec.num_inputs = empty ? 0 : 1;
+    spec.num_outputs = 1;
+    t2o_value o = T2O_NO_VALUE;
+    std::string error;
+    emit_node(s.values, s.graph, spec, &o, error);
+    if (!error.empty()) return fail(ctx, error);
+    if (empty) {
+      onnx::GraphProto& g = s.graph.current();
+      auto* a = g.mutable_node(g.node_size() - 1)->add_attribute();
+      a->set_name("type");
+      a->set_type(onnx::AttributeProto::TYPE_PROTO);
+      set_onnx_type(a->mutable_tp(), T2O_KIND_TENSOR, dtype, rank);
+    }
+    auto& r = s.values.rec(o);
+    r.kind = T2O_KIND_OPTIONAL;
+    r.dtype = dtype;
+    r.rank = rank;
+    if (!empty) r.dims = s.values.rec(element).dims;
+    else if (rank > 0) r.dims.assign((size_t)rank, -1);
+    *out = o;
+    return T2O_OK;
+  });
+}
+
 }  // namespace
 
 const t2o_host_api* Session::host_api() {
@@ -615,6 +745,8 @@ const t2o_host_api* Session::host_api() {
       h_node_add_metadata, h_quantized_dtype,
       // ABI 1.2
       h_default_dtype,
+      // ABI 1.3
+      h_make_optional,
   };
   return &api;
 }

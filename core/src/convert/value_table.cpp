@@ -193,7 +193,8 @@ t2o_value ValueTable::add_initializer(const at::Tensor& t, int32_t onnx_dtype, c
 t2o_value ValueTable::materialize(t2o_value v) {
   {
     auto& r = rec(v);
-    if ((r.kind == T2O_KIND_TENSOR || r.kind == T2O_KIND_SEQUENCE) && !r.onnx.empty()) return v;
+    if ((r.kind == T2O_KIND_TENSOR || r.kind == T2O_KIND_SEQUENCE || r.kind == T2O_KIND_OPTIONAL) && !r.onnx.empty())
+      return v;
     if (r.materialized != T2O_NO_VALUE) return r.materialized;
   }
   const ValueRec r = rec(v);  // a copy: add() below may grow the table
@@ -262,7 +263,8 @@ void ValueTable::bind_output(const torch::jit::Node* node, size_t index, t2o_val
     }
     return;
   }
-  if ((r.kind == T2O_KIND_TENSOR || r.kind == T2O_KIND_SEQUENCE) && (r.dtype == 0 || r.rank < 0)) {
+  if ((r.kind == T2O_KIND_TENSOR || r.kind == T2O_KIND_SEQUENCE || r.kind == T2O_KIND_OPTIONAL) &&
+      (r.dtype == 0 || r.rank < 0)) {
     if (const TensorInfo* info = types_.find(tv)) {
       if (r.dtype == 0) r.dtype = info->dtype;
       if (r.rank < 0 && info->known_rank) {

@@ -270,8 +270,26 @@ void refuse_complex_inputs(Session& s, torch::jit::Node* node, const t2o::regist
   }
 }
 
+// An ONNX optional (an Optional[Tensor] that is None on some run-time path, opset 15+) reaches only
+// symbolics that declare T2O_SYMBOLIC_OPTIONALS (control flow, `is None`, unchecked_cast, tuples); any
+// other would read it as the tensor it may not hold.
+void refuse_optional_inputs(Session& s, torch::jit::Node* node, const t2o::registry::Symbolic* symbolic) {
+  if (symbolic->flags & T2O_SYMBOLIC_OPTIONALS) return;
+  for (size_t i = 0; i < node->inputs().size(); ++i) {
+    const torch::jit::Value* v = node->input(i);
+    if (!s.values.is_bound(v) || s.values.rec(s.values.handle_of(v)).kind != T2O_KIND_OPTIONAL) continue;
+    auto schema = node->maybeSchema();
+    std::string arg = schema && i < schema->arguments().size() ? "'" + schema->arguments()[i].name() + "'"
+                                                                : std::to_string(i);
+    std::string what = "input " + arg + " is an Optional that is None on some run-time path (an ONNX optional) and "
+                       "this op takes tensors; test it first (`if v is not None:`) so it is unwrapped";
+    throw NodeError(qual(node) + " at " + location_of(node) + ": unsupported arguments: " + what, what, true);
+  }
+}
+
 void convert_node(Session& s, torch::jit::Node* node, const t2o::registry::Symbolic* symbolic) {
   refuse_complex_inputs(s, node, symbolic);
+  refuse_optional_inputs(s, node, symbolic);
   t2o_ctx ctx;
   ctx.session = &s;
   ctx.node = node;

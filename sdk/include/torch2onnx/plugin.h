@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define T2O_ABI_MAJOR 1
-#define T2O_ABI_MINOR 2
+#define T2O_ABI_MINOR 3
 
 /* The one symbol a pack exports. */
 #define T2O_ENTRY_SYMBOL t2o_plugin_entry
@@ -64,7 +64,11 @@ typedef enum t2o_kind {
   T2O_KIND_OTHER = 8,  /* anything else (e.g. a generator, a layout); usually ignored */
   T2O_KIND_SEQUENCE = 9, /* ABI 1.1: an ONNX sequence of tensors (a list built at run time);
                           * value_dtype gives its elements' type */
-  T2O_KIND_GRAPH = 10  /* ABI 1.1: a closed subgraph (subgraph_end), for a T2O_ATTR_GRAPH attribute */
+  T2O_KIND_GRAPH = 10, /* ABI 1.1: a closed subgraph (subgraph_end), for a T2O_ATTR_GRAPH attribute */
+  T2O_KIND_OPTIONAL = 11 /* ABI 1.3: an ONNX optional holding a tensor or nothing (a TorchScript Optional[Tensor]
+                          * that is None on some run-time path; opset 15+). value_dtype/rank/dim describe the
+                          * tensor it may hold. Made by make_optional; read with OptionalHasElement and
+                          * OptionalGetElement. Only symbolics flagged T2O_SYMBOLIC_OPTIONALS receive one. */
 } t2o_kind;
 
 /* Element types use ONNX's TensorProto.DataType numbering. */
@@ -199,7 +203,7 @@ typedef struct t2o_host_api {
   /* Opens a subgraph; nodes emitted until subgraph_end go into it. */
   t2o_status (*subgraph_begin)(t2o_ctx* ctx, const char* name_hint);
   /* Appends an input to the open subgraph. kind: TENSOR or SEQUENCE (dtype: the elements'), or
-   * INT/FLOAT/BOOL for a scalar carried as a 0-d tensor. rank -1: unknown; dims may hold -1. */
+   * INT/FLOAT/BOOL for a scalar carried as a 0-d tensor, or (ABI 1.3) OPTIONAL (an optional tensor). rank -1: unknown; dims may hold -1. */
   t2o_status (*subgraph_input)(t2o_ctx* ctx, int32_t kind, int32_t dtype, int32_t rank, const int64_t* dims,
                                t2o_value* out);
   /* Binds block `block`'s parameters to params[0..num_params) (num_params must equal
@@ -207,7 +211,7 @@ typedef struct t2o_host_api {
    * outputs (block_num_outputs handles) in outputs. */
   t2o_status (*convert_block)(t2o_ctx* ctx, int32_t block, const t2o_value* params, int32_t num_params,
                               t2o_value* outputs);
-  /* Closes the open subgraph with these outputs (tensors, sequences, scalars; constants are
+  /* Closes the open subgraph with these outputs (tensors, sequences, scalars, optionals; constants are
    * materialized, values not produced inside pass through an Identity) into a T2O_KIND_GRAPH value. */
   t2o_status (*subgraph_end)(t2o_ctx* ctx, const t2o_value* outputs, int32_t num_outputs, t2o_value* graph);
 
@@ -228,6 +232,13 @@ typedef struct t2o_host_api {
    * gives true division of integers, Python floats, float factories without a dtype. The one
    * torch2onnx.save recorded, or --default-dtype; FLOAT otherwise. */
   int32_t (*default_dtype)(t2o_ctx* ctx);
+
+  /* --- ABI 1.3: optional values ---
+   * A T2O_KIND_OPTIONAL value holding `element`: an emitted or constant tensor is wrapped (ONNX
+   * Optional(x)); an OPTIONAL value is returned as it is; None or T2O_NO_VALUE gives an empty optional
+   * of a tensor of element type dtype and rank `rank` (-1: unknown; ONNX Optional's `type` attribute).
+   * Emits ONNX Optional, which needs opset 15 of the default domain. */
+  t2o_status (*make_optional)(t2o_ctx* ctx, t2o_value element, int32_t dtype, int32_t rank, t2o_value* out);
 } t2o_host_api;
 
 /* A symbolic: converts one TorchScript node. Returns T2O_OK after binding every output. */
@@ -239,6 +250,10 @@ typedef t2o_status (*t2o_symbolic_fn)(const t2o_host_api* host, t2o_ctx* ctx, vo
  * TorchScript tensor (COMPLEX64/COMPLEX128, without the trailing 2). The host refuses a node with a
  * complex input unless its symbolic sets this flag (it reads such inputs as pairs). */
 #define T2O_SYMBOLIC_COMPLEX_PAIRS 2u
+/* ABI 1.3: the host refuses a node with an input of kind T2O_KIND_OPTIONAL (an Optional[Tensor] that
+ * is None on some run-time path) unless its symbolic sets this flag (it reads the optional itself:
+ * prim::If/Loop carry it, `is None` and prim::unchecked_cast unwrap it). */
+#define T2O_SYMBOLIC_OPTIONALS 4u
 
 typedef struct t2o_symbolic_desc {
   size_t struct_size; /* sizeof(t2o_symbolic_desc) */

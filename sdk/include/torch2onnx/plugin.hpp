@@ -58,6 +58,7 @@ class Value {
   bool is_tensor() const { return kind() == T2O_KIND_TENSOR; }
   bool is_list() const { return kind() == T2O_KIND_LIST; }
   bool is_sequence() const { return kind() == T2O_KIND_SEQUENCE; }  // ABI 1.1
+  bool is_optional() const { return kind() == T2O_KIND_OPTIONAL; }  // ABI 1.3
   bool is_const() const;
 
   t2o_dtype dtype() const;
@@ -262,6 +263,14 @@ class Ctx {
   Value make_dynamic_scalar(const Value& tensor, t2o_kind kind) {
     t2o_value o;
     check(host_->make_dynamic_scalar(raw_, tensor.id(), kind, &o));
+    return wrap(o);
+  }
+  // ABI 1.3: an ONNX optional (kind OPTIONAL) holding `element` (a tensor), or an empty one of a tensor
+  // of `dtype` and `rank` when element is None or omitted (Value()). ONNX Optional: opset 15+.
+  Value make_optional(const Value& element, t2o_dtype dtype, int32_t rank) {
+    if (!T2O_HOST_HAS(*this, make_optional)) fail("optional values need a torch2onnx host of ABI 1.3 or newer");
+    t2o_value o;
+    check(host_->make_optional(raw_, element.id(), dtype, rank, &o));
     return wrap(o);
   }
 
@@ -527,6 +536,8 @@ inline t2o_status register_all(const t2o_registrar_api* api, t2o_registrar* reg)
   static void NAME([[maybe_unused]] ::t2o::Ctx& ctx)
 // A symbolic for the default ONNX domain.
 #define T2O_SYMBOLIC(OP, SINCE) T2O_SYMBOLIC_EX(OP, "", SINCE, 0u)
+// ABI 1.3: a symbolic that reads OPTIONAL inputs itself (see T2O_SYMBOLIC_OPTIONALS).
+#define T2O_OPTIONALS_SYMBOLIC(OP, SINCE) T2O_SYMBOLIC_EX(OP, "", SINCE, T2O_SYMBOLIC_OPTIONALS)
 
 // Declares a custom TorchScript op schema so models calling it load without its kernels.
 #define T2O_SCHEMA(SCHEMA) static ::t2o::detail::AutoSchema T2O_CONCAT(t2o_schema_, __COUNTER__)(SCHEMA)
