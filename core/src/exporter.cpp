@@ -164,6 +164,10 @@ void finish_conversion(ConvertedModel& conv, const ExportOptions& options) {
   }
 }
 
+void load_kernel_libraries(const ExportOptions& options) {
+  load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
+}
+
 namespace {
 
 // What export_model and export_module share before the model is in memory: options, output path, kernel

@@ -46,12 +46,19 @@ int main(int argc, char** argv) {
     if (model_path.empty() || out_path.empty() || options.inputs.empty()) return usage();
 
     options.warn = [](const std::string& line) { std::cerr << "embed_export: warning: " << line << "\n"; };
+    // EMBED_PROGRESS=1 names each phase as it starts, with the seconds since the call began.
     std::string last_phase;
-    options.progress = [&last_phase](const std::string& phase, uint64_t, uint64_t) {
-      if (phase != last_phase && std::getenv("EMBED_PROGRESS")) std::cerr << "embed_export: " << phase << "\n";
+    auto call_start = std::chrono::steady_clock::now();
+    options.progress = [&last_phase, &call_start](const std::string& phase, uint64_t, uint64_t) {
+      if (phase != last_phase && std::getenv("EMBED_PROGRESS"))
+        std::cerr << "embed_export: " << phase << " at "
+                  << std::chrono::duration<double>(std::chrono::steady_clock::now() - call_start).count() << " s\n";
       last_phase = phase;
     };
 
+    // Start-up: the kernel libraries before the model, so a model calling torchvision's or PyTorch
+    // 2.x's ops loads (as Python imports torchvision first); the exports then find them loaded.
+    t2o::load_kernel_libraries(options);
     // The application's own model, loaded the application's way.
     torch::jit::Module module = torch::jit::load(model_path);
     module.eval();
@@ -64,6 +71,7 @@ int main(int argc, char** argv) {
     t2o::ExportStats stats;
     for (int k = 0; k < repeat; ++k) {
       auto start = std::chrono::steady_clock::now();
+      call_start = start;
       stats = t2o::export_module(module, out_path, options, *packs);
       double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       best = k == 0 ? seconds : std::min(best, seconds);

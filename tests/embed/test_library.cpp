@@ -9,6 +9,8 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -112,6 +114,48 @@ def forward(self, x):
   // The module still updates its own statistics when it runs (the test above would pass on a copy).
   m.forward({torch::randn({4, 3}) + 3});
   EXPECT_FALSE(torch::equal(rm, torch::zeros({3})));
+}
+
+// An existing output is replaced whole, as by a rename: another hard link to the old file keeps the
+// old bytes (nothing was written into the old file), and no temporary file is left beside it.
+TEST(Library, ReplacesAnExistingOutputWhole) {
+  const fs::path dir = work_dir();
+  const fs::path out = dir / "tiny.onnx", other = dir / "old_link";
+  { std::ofstream(out) << "old contents"; }
+  fs::create_hard_link(out, other);
+  auto module = tiny_module();
+  t2o::export_module(module, out.string(), options_for("float32[2,4]"), packs());
+  std::ifstream old(other);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(old), {}), "old contents");
+  EXPECT_GT(fs::file_size(out), fs::file_size(other));
+  EXPECT_EQ(fs::hard_link_count(out), 1u);
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  EXPECT_EQ(names, (std::set<std::string>{"tiny.onnx", "old_link"}));
+  // Twice more over its own output: still one file.
+  t2o::export_module(module, out.string(), options_for("float32[2,4]"), packs());
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
+}
+
+// load_kernel_libraries() before the program's own torch::jit::load: torchvision's ops are registered
+// and run (a model calling them then loads).
+TEST(Library, LoadsTheKernelLibrariesBeforeTheProgramsModels) {
+  bool has_torchvision = false;
+  for (const auto& [name, path] : t2o::core::default_kernel_libraries()) has_torchvision |= name == "torchvision";
+  if (!has_torchvision) GTEST_SKIP() << "torchvision's kernels are not installed";
+  auto nms = [] { return c10::Dispatcher::singleton().findSchema({"torchvision::nms", ""}).has_value(); };
+  ASSERT_FALSE(nms()) << "torchvision's ops were registered before the call";
+  t2o::ExportOptions options;
+  std::vector<std::string> warnings;
+  options.warn = [&](const std::string& line) { warnings.push_back(line); };
+  t2o::load_kernel_libraries(options);
+  EXPECT_TRUE(nms());
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  // Its CPU kernel runs: of two equal boxes, one is kept.
+  auto op = c10::Dispatcher::singleton().findSchemaOrThrow("torchvision::nms", "");
+  auto kept = op.typed<at::Tensor(const at::Tensor&, const at::Tensor&, double)>().call(
+      torch::tensor({{0.f, 0.f, 1.f, 1.f}, {0.f, 0.f, 1.f, 1.f}}), torch::tensor({0.9f, 0.8f}), 0.5);
+  EXPECT_EQ(kept.numel(), 1);
 }
 
 TEST(Library, ErrorsAreExceptionsWithOneLineAndTheWholeMessage) {

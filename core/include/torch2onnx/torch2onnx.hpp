@@ -25,6 +25,8 @@
 //    keeps using it.
 //  - export_model(path, out, options, packs): a TorchScript file, as `torch2onnx export` does.
 //  - check_model(path, options, packs): `torch2onnx check`: every op that cannot be converted, at once.
+//  - load_kernel_libraries(options): the kernel libraries (torchvision's, PyTorch 2.x compatibility) loaded
+//    now, before the program's own torch::jit::load, so its models may call their ops; exports then skip it.
 //  - ExportOptions (core/exporter.hpp): every `torch2onnx export` option (opset, inputs, names, dynamic axes,
 //    operator export type, external data, custom opsets, kernel libraries), plus the callbacks `progress`
 //    (phase name: load, prepare, run, convert (done/total nodes), check, write (done/total bytes)) and `warn`
@@ -63,6 +65,7 @@ using core::ExportError;
 using core::ExportOptions;
 using core::ExportStats;
 using core::InputSpec;
+using core::load_kernel_libraries;
 using core::OperatorExportType;
 using core::parse_dynamic_axes;
 using core::parse_input_spec;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
 #include <unordered_set>
@@ -66,7 +67,18 @@ class TempFile {
     if (!committed_) std::remove(temp_.c_str());
   }
   const std::string& path() const { return temp_; }
+  // Replaces the output atomically. Over an existing file the two are exchanged and the old one,
+  // now at the temporary name, removed: ext4 starts writing back the whole new file on a rename
+  // that replaces a file (auto_da_alloc), which blocked an export for up to 0.28 s (vit_b_16's
+  // 330 MB), while an exchange does not. Where exchange is not supported, a plain rename.
   void commit() {
+    struct stat existing;
+    if (::lstat(final_.c_str(), &existing) == 0 && S_ISREG(existing.st_mode) &&
+        ::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, final_.c_str(), RENAME_EXCHANGE) == 0) {
+      committed_ = true;
+      std::remove(temp_.c_str());  // the replaced file
+      return;
+    }
     if (std::rename(temp_.c_str(), final_.c_str()) != 0) throw ExportError("cannot rename " + temp_ + " to " + final_);
     committed_ = true;
   }

@@ -207,6 +207,13 @@ std::vector<std::pair<std::string, std::string>> default_kernel_libraries();
 // the forks cost more than the rest of its start-up (a fork of a process holding libtorch, and each
 // library loaded twice). Process-wide; the explicit libraries are always tried first.
 void set_default_kernel_library_probe(bool probe);
+// Loads now the kernel libraries an export with these options loads first: the default ones (unless
+// options.default_kernel_libraries is false), then options.kernel_libraries; warnings go to
+// options.warn. A program that loads its own models calls it before torch::jit::load, as Python
+// imports torchvision before loading a model that calls its ops: models that call torchvision's or
+// PyTorch 2.x's ops then load, and each export finds the libraries already loaded (a library is
+// loaded once per process) instead of loading them during its first call.
+void load_kernel_libraries(const ExportOptions& options);
 // Parses "LO:HI" (--input-range); throws ExportError naming the text.
 std::pair<int64_t, int64_t> parse_input_range(const std::string& text);
 // "float32" or "float64" (--default-dtype; also float/double, torch.float32/torch.float64); throws
