@@ -479,6 +479,26 @@ def bench_model(name, a, log):
         if ip["times"] and "error" not in ip:
             ip["ok"] = True
             ip["best_s"] = min(ip["times"])
+        # The library given the file (export_model: its load included, lazy weights as the library's
+        # default): time of the call and the process's peak RSS.
+        ip["file_times"], ip["file_rss_kib"] = [], []
+        for i in range(a.repeat if "error" not in ip else 0):
+            fresh_dir(od)
+            rc, wall, rss, so, se, cpu = run_measured(cmd + ["--file"], os.path.join(logs, name + ".library"), a.timeout)
+            t = None
+            for l in so.splitlines():
+                if l.startswith("export_seconds: "):
+                    t = float(l.split()[1])
+            if rc != 0 or t is None:
+                ip["file_error"] = one_line(rc, so, se)
+                log("[%s] ours library (file) FAILED: %s" % (name, ip["file_error"]))
+                break
+            ip["file_times"].append(t)
+            ip["file_rss_kib"].append(rss)
+            log("[%s] ours library (file) run %d: export_model %.3f s, %.0f MiB" % (name, i + 1, t, rss / 1024.0))
+        if ip["file_times"] and "file_error" not in ip:
+            ip["file_best_s"] = min(ip["file_times"])
+            ip["file_peak_rss_kib"] = max(ip["file_rss_kib"])
         res["ours_inproc"] = ip
 
     # (b) theirs
@@ -664,7 +684,7 @@ def batch_rows(r, note_width=100):
     ]]
 
 
-HEAD = ["model", "weights MiB", "ours s", "ours CPU s", "ours s (in-process)", "theirs s (export)",
+HEAD = ["model", "weights MiB", "ours s", "ours CPU s", "ours s (in-process)", "ours s (library, file)", "library RSS MiB", "theirs s (export)",
         "theirs s (process)", "ratio", "in-process ratio", "ours RSS MiB", "theirs RSS MiB", "ours nodes", "theirs nodes", "copy floor s", "note"]
 
 
@@ -689,6 +709,8 @@ def table_rows(results, note_width=100):
             notes.append("ours: " + o["error"])
         if ip.get("error"):
             notes.append("ours in-process: " + ip["error"])
+        if ip.get("file_error"):
+            notes.append("ours library (file): " + ip["file_error"])
         if t.get("error"):
             notes.append("theirs: " + t["error"])
         rows.append([
@@ -697,6 +719,8 @@ def table_rows(results, note_width=100):
             fmt(ours_s, ".3f") if ours_s is not None else ("FAIL" if o.get("error") else "-"),
             fmt(o.get("best_cpu_s"), ".3f"),
             fmt(ip_s, ".3f") if ip_s is not None else ("FAIL" if ip.get("error") else "-"),
+            fmt(ip.get("file_best_s"), ".3f") if ip.get("file_best_s") is not None else ("FAIL" if ip.get("file_error") else "-"),
+            fmt(ip["file_peak_rss_kib"] / 1024.0 if ip.get("file_peak_rss_kib") else None, ".0f"),
             fmt(th_e, ".3f") if th_e is not None else ("FAIL" if t.get("error") else "-"),
             fmt(th_p, ".3f"),
             fmt(ratio, ".1f") + ("x" if ratio else ""),

@@ -16,8 +16,9 @@
 namespace t2o::cli {
 
 struct ConversionArgs {
-  // The program loads weights lazily (ExportOptions::lazy_weights: the library's default is off).
-  ConversionArgs() { options.lazy_weights = true; }
+  // The program's lazy weights use the signal handler (ExportOptions::lazy_weights_handler): it also
+  // leaves the weights of archives whose load runs code in the file; the library's default does not.
+  ConversionArgs() { options.lazy_weights_handler = true; }
 
   std::string model;                     // the positional MODEL.pt
   std::string output;                    // -o (export writes it; check only validates the rest)

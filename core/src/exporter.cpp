@@ -201,7 +201,7 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   DefaultDtypeScope default_dtype(options.default_dtype);  // the model's torch.get_default_dtype()
   start_export(out_path, options, registry);
   if (options.progress) options.progress("load", 0, 0);
-  return export_loaded(load_torchscript(model_path, options.lazy_weights), model_path, out_path, signature, registry);
+  return export_loaded(load_torchscript(model_path, options.lazy_weights, options.lazy_weights_handler), model_path, out_path, signature, registry);
 }
 
 ExportStats export_module(const torch::jit::Module& module, const std::string& out_path, const ExportOptions& given,
@@ -285,7 +285,7 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& give
   declare_custom_ops(registry, options.warn);
   torch::jit::Module module;
   try {
-    module = load_torchscript(model_path, options.lazy_weights);
+    module = load_torchscript(model_path, options.lazy_weights, options.lazy_weights_handler);
   } catch (const UnknownCustomOpsError& e) {
     // Nothing else can be checked without loading: the custom ops are the whole answer.
     report.loaded = false;

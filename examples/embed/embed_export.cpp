@@ -1,10 +1,11 @@
 // embed_export: a program that already has libtorch loads a TorchScript model itself and exports it
 // to ONNX in-process with the torch2onnx library (torch2onnx/torch2onnx.hpp).
 //
-//   embed_export MODEL.pt OUT.onnx --input TYPE[DIMS]... [--opset N] [--time] [--repeat N]
+//   embed_export MODEL.pt OUT.onnx --input TYPE[DIMS]... [--opset N] [--time] [--repeat N] [--file]
 //
 // --time prints the seconds the library call alone took (the model is already loaded, libtorch and the
-// packs already initialised), as "export_seconds: S" on stdout: the in-process time bench/run_bench.py
+// packs already initialised; with --file, the call loads the file itself: export_model, lazy weights as
+// the library's default), as "export_seconds: S" on stdout: the in-process time bench/run_bench.py
 // compares with torch.onnx.export's. --repeat N exports N times and reports the fastest.
 #include <torch2onnx/torch2onnx.hpp>
 
@@ -20,7 +21,7 @@
 namespace {
 
 int usage() {
-  std::cerr << "usage: embed_export MODEL.pt OUT.onnx --input TYPE[DIMS]... [--opset N] [--time] [--repeat N]\n";
+  std::cerr << "usage: embed_export MODEL.pt OUT.onnx --input TYPE[DIMS]... [--opset N] [--time] [--repeat N] [--file]\n";
   return 2;
 }
 
@@ -29,7 +30,7 @@ int usage() {
 int main(int argc, char** argv) {
   std::string model_path, out_path;
   t2o::ExportOptions options;  // lazy_weights stays off: this program keeps its own signal handlers
-  bool time = false;
+  bool time = false, from_file = false;
   int repeat = 1;
   try {
     for (int i = 1; i < argc; ++i) {
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
       else if (arg == "--opset" && i + 1 < argc) options.opset = std::atoi(argv[++i]);
       else if (arg == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
       else if (arg == "--time") time = true;
+      else if (arg == "--file") from_file = true;
       else if (!arg.empty() && arg[0] == '-') return usage();
       else if (model_path.empty()) model_path = arg;
       else if (out_path.empty()) out_path = arg;
@@ -60,8 +62,11 @@ int main(int argc, char** argv) {
     // 2.x's ops loads (as Python imports torchvision first); the exports then find them loaded.
     t2o::load_kernel_libraries(options);
     // The application's own model, loaded the application's way.
-    torch::jit::Module module = torch::jit::load(model_path);
-    module.eval();
+    torch::jit::Module module;
+    if (!from_file) {
+      module = torch::jit::load(model_path);
+      module.eval();
+    }
 
     auto packs = t2o::load_packs();
     for (const auto& refused : packs->refused())
@@ -72,7 +77,8 @@ int main(int argc, char** argv) {
     for (int k = 0; k < repeat; ++k) {
       auto start = std::chrono::steady_clock::now();
       call_start = start;
-      stats = t2o::export_module(module, out_path, options, *packs);
+      stats = from_file ? t2o::export_model(model_path, out_path, options, *packs)
+                        : t2o::export_module(module, out_path, options, *packs);
       double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       best = k == 0 ? seconds : std::min(best, seconds);
     }

@@ -8,6 +8,7 @@
 
 #include <torch/script.h>
 
+#include <csignal>
 #include <cstdio>
 #include <fcntl.h>
 #include <filesystem>
@@ -113,6 +114,69 @@ TEST(LazyWeights, WeightsOutliveTheDeletedFile) {
   at::Tensor big = m.attr("big").toTensor();
   EXPECT_EQ(write_through(big, "after_delete.bin"), bytes_of(s.big));
   EXPECT_TRUE(torch::equal(big, s.big));
+}
+
+void (*segv_handler())(int) {
+  struct sigaction current {};
+  sigaction(SIGSEGV, nullptr, &current);
+  return current.sa_handler;
+}
+
+// Without the signal handler (the library's default): after the load each large record is a private
+// mapping of the file. Its bytes are the file's, written file-to-file while nothing wrote to them, from
+// memory once something did (a private copy: the .pt stays as it was). No handler is installed.
+TEST(LazyWeights, MappedRecordsWithoutTheHandler) {
+  if (!lazy::enabled()) GTEST_SKIP() << "T2O_EAGER_WEIGHTS is set";
+  Saved s = save_model();
+  const std::string file_before = read_all(s.path);
+  auto before = segv_handler();
+  auto m = t2o::core::load_torchscript(s.path.string(), /*lazy_weights=*/true, /*signal_handler=*/false);
+  EXPECT_EQ(segv_handler(), before);
+  at::Tensor big = m.attr("big").toTensor(), other = m.attr("other").toTensor(), small = m.attr("small").toTensor();
+  // Mapped: the data sits where the record does in the file, modulo the page size.
+  EXPECT_NE(reinterpret_cast<uintptr_t>(big.data_ptr()) % 4096, 0u);
+  EXPECT_EQ(write_through(big, "mapped_big.bin"), bytes_of(s.big));
+  EXPECT_EQ(write_through(other.narrow(0, 100, 300), "mapped_slice.bin"), bytes_of(s.other.narrow(0, 100, 300)));
+  EXPECT_TRUE(torch::equal(big, s.big));
+  EXPECT_TRUE(torch::equal(other, s.other));
+  EXPECT_TRUE(torch::equal(small, s.small));
+  // Written: the copy in memory is what is written; the file is unchanged.
+  other[5][7] = -1.0f;
+  at::Tensor expected = s.other.clone();
+  expected[5][7] = -1.0f;
+  EXPECT_EQ(write_through(other, "mapped_written.bin"), bytes_of(expected));
+  EXPECT_EQ(read_all(s.path), file_before);
+  auto prepared = t2o::core::prepare(m, s.path.string());
+  auto y = prepared.module.forward({torch::zeros({1})}).toTensor();
+  EXPECT_TRUE(torch::allclose(y, (s.big.sum() + expected.sum() + s.small.sum()).reshape({1}), 1e-5, 1e-3));
+  fs::remove(s.path);
+}
+
+// An archive whose load runs code (a __setstate__ that reads the weights) loads eagerly without the
+// handler: nothing is unreadable while that code runs.
+TEST(LazyWeights, ArchivesWhoseLoadRunsCodeLoadEagerlyWithoutTheHandler) {
+  torch::manual_seed(3);
+  at::Tensor w = torch::randn({(2 << 20) / 4});
+  torch::jit::Module m("Stateful");
+  m.register_attribute("w", c10::TensorType::get(), w.clone());
+  m.register_attribute("total", c10::FloatType::get(), 0.0);
+  m.define(R"(
+def __getstate__(self):
+    return (self.w, 0.0)
+def __setstate__(self, state: Tuple[Tensor, float]):
+    self.w = state[0]
+    self.total = float(state[0].sum())
+def forward(self, x):
+    return x + self.w.sum()
+)");
+  const fs::path path = temp_path("stateful.pt");
+  m.save(path.string());
+  auto before = segv_handler();
+  auto loaded = t2o::core::load_torchscript(path.string(), /*lazy_weights=*/true, /*signal_handler=*/false);
+  EXPECT_EQ(segv_handler(), before);
+  EXPECT_TRUE(torch::equal(loaded.attr("w").toTensor(), w));
+  EXPECT_NEAR(loaded.attr("total").toDouble(), w.sum().item<double>(), 1e-2);
+  fs::remove(path);
 }
 
 TEST(LazyWeights, RealCrashesStillCrash) {

@@ -1,6 +1,8 @@
 #include "load/lazy_weights.hpp"
 
 #include <c10/core/CPUAllocator.h>
+#include <torch/csrc/jit/api/function_impl.h>
+#include <torch/script.h>
 
 #include <algorithm>
 #include <atomic>
@@ -15,6 +17,9 @@
 #include <stdexcept>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
+#include <unordered_map>
+#include <unordered_set>
+#include <functional>
 #include <unistd.h>
 
 namespace t2o::core::lazy_weights {
@@ -37,7 +42,9 @@ constexpr size_t kMinLazyBytes = 1u << 20;  // smaller records are not worth a r
 constexpr size_t kChunk = 2u << 20;         // filled from the file per 2 MiB on first touch
 constexpr int kMaxRegions = 1 << 15;
 
-enum RegionState : int { kUnused = 0, kReserved = 1, kLazy = 2, kDead = 3 };
+// kPending: a record left in the file by a load without the handler, unreadable until settle();
+// kMapped: a record's bytes as a private mapping of the file (its DataPtr after settle()).
+enum RegionState : int { kUnused = 0, kReserved = 1, kLazy = 2, kDead = 3, kPending = 4, kMapped = 5 };
 enum ChunkState : uint8_t { kUnread = 0, kLoading = 1, kLoaded = 2 };
 
 // One large allocation made during a load. The SIGSEGV handler reads these fields without locks:
@@ -50,11 +57,14 @@ struct Region {
   FileHandle* file = nullptr;
   uint64_t file_offset = 0;
   std::atomic<uint8_t>* chunks = nullptr;
+  void* map_base = nullptr;  // kMapped: the page-aligned mapping that holds base
+  size_t map_length = 0;
 };
 
 Region g_regions[kMaxRegions];
 std::atomic<int> g_region_count{0};
 thread_local bool t_loading = false;
+thread_local bool t_without_handler = false;  // LoadScope(false): records become kPending
 struct sigaction g_previous_segv;
 std::once_flag g_install_once;
 
@@ -149,7 +159,7 @@ Region* region_at(const void* p) {
   for (int i = g_region_count.load(std::memory_order_acquire) - 1; i >= 0; --i) {
     Region& r = g_regions[i];
     const int state = r.state.load(std::memory_order_acquire);
-    if ((state == kReserved || state == kLazy) && r.base == p) return &r;
+    if ((state == kReserved || state == kLazy || state == kPending) && r.base == p) return &r;
   }
   return nullptr;
 }
@@ -159,7 +169,7 @@ void release_region(Region* r) {
   munmap(r->base, r->mapped);
   delete[] r->chunks;
   r->chunks = nullptr;
-  if (was == kLazy && r->file) r->file->unref();
+  if ((was == kLazy || was == kPending) && r->file) r->file->unref();
   r->file = nullptr;
 }
 
@@ -282,7 +292,18 @@ size_t Reader::read(uint64_t pos, void* buf, size_t n, const char* /*what*/) con
   if (n >= kMinLazyBytes && pos + n <= size_) {
     Region* r = find_region(buf, kReserved);
     // The whole of a region allocated for exactly this record: leave the bytes in the file.
-    if (r && r->base == buf && r->bytes == n) {
+    if (r && r->base == buf && r->bytes == n && t_without_handler) {
+      // Left unreadable until settle() maps or reads it: a read before then is a crash, never zeros.
+      file_->refs.fetch_add(1);
+      r->file = file_;
+      r->file_offset = pos;
+      if (mprotect(r->base, r->mapped, PROT_NONE) == 0) {
+        r->state.store(kPending, std::memory_order_release);
+        return n;
+      }
+      file_->refs.fetch_sub(1);
+      r->file = nullptr;
+    } else if (r && r->base == buf && r->bytes == n) {
       std::call_once(g_install_once, install_handler);
       const size_t chunks = (r->mapped + kChunk - 1) / kChunk;
       r->chunks = new std::atomic<uint8_t>[chunks];
@@ -303,16 +324,147 @@ size_t Reader::read(uint64_t pos, void* buf, size_t n, const char* /*what*/) con
   return pread_all(file_->fd, static_cast<char*>(buf), n, pos) ? n : 0;
 }
 
-LoadScope::LoadScope() {
+LoadScope::LoadScope(bool signal_handler) {
   static std::once_flag once;
   std::call_once(once, install_allocator);
   t_loading = true;
+  t_without_handler = !signal_handler;
 }
 
-LoadScope::~LoadScope() { t_loading = false; }
+LoadScope::~LoadScope() {
+  t_loading = false;
+  t_without_handler = false;
+}
+
+namespace {
+
+void release_mapping(void* context) {
+  Region* r = static_cast<Region*>(context);
+  r->state.store(kDead, std::memory_order_release);
+  munmap(r->map_base, r->map_length);
+  if (r->file) r->file->unref();
+  r->file = nullptr;
+}
+
+// A pending record's bytes as a private (copy-on-write) mapping of the file, given to its storage in
+// place of the unreadable region, which is then freed. False when it cannot be mapped.
+bool map_record(Region& r, c10::StorageImpl* storage) {
+  const size_t page = page_size();
+  const uint64_t page_offset = r.file_offset / page * page;
+  const size_t delta = size_t(r.file_offset - page_offset);
+  const size_t length = (delta + r.bytes + page - 1) / page * page;
+  const int slot = g_region_count.load(std::memory_order_relaxed);
+  if (slot >= kMaxRegions) return false;
+  void* mapping = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE, r.file->fd, off_t(page_offset));
+  if (mapping == MAP_FAILED) return false;
+  Region& m = g_regions[slot];
+  m.base = static_cast<char*>(mapping) + delta;
+  m.mapped = r.bytes;
+  m.bytes = r.bytes;
+  m.file = r.file;  // the file reference moves to the mapping
+  m.file_offset = r.file_offset;
+  m.map_base = mapping;
+  m.map_length = length;
+  m.state.store(kMapped, std::memory_order_release);
+  g_region_count.store(slot + 1, std::memory_order_release);
+  r.file = nullptr;
+  // The old DataPtr goes at the end of this statement, and with it the reserved region.
+  storage->set_data_ptr(c10::DataPtr(m.base, &m, &release_mapping, c10::Device(c10::DeviceType::CPU)));
+  return true;
+}
+
+// A pending record nothing reached: read into its region now, as libtorch would have.
+void read_record(Region& r) {
+  if (mprotect(r.base, r.mapped, PROT_READ | PROT_WRITE) != 0 ||
+      !pread_all(r.file->fd, r.base, r.bytes, r.file_offset))
+    throw std::runtime_error(std::string("reading a weight record failed: ") + std::strerror(errno));
+  r.state.store(kReserved, std::memory_order_release);
+  r.file->unref();
+  r.file = nullptr;
+}
+
+// /proc/self/pagemap: whether any page of [p, p + n) is a private copy (written since mapped). A
+// present page that is not a file page is one; so is any doubt (the file unreadable).
+bool written_since_mapped(const char* p, size_t n) {
+  const size_t page = page_size();
+  static const int fd = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return true;
+  const uint64_t first = uint64_t(reinterpret_cast<uintptr_t>(p)) / page;
+  const uint64_t last = (uint64_t(reinterpret_cast<uintptr_t>(p)) + n - 1) / page;
+  uint64_t entries[512];
+  for (uint64_t at = first; at <= last;) {
+    const size_t count = size_t(std::min<uint64_t>(512, last - at + 1));
+    if (!pread_all(fd, reinterpret_cast<char*>(entries), count * 8, at * 8)) return true;
+    for (size_t i = 0; i < count; ++i) {
+      const bool present = entries[i] >> 63 & 1, swapped = entries[i] >> 62 & 1, file = entries[i] >> 61 & 1;
+      if (swapped || (present && !file)) return true;
+    }
+    at += count;
+  }
+  return false;
+}
+
+}  // namespace
+
+void settle(const torch::jit::Module& module) {
+  std::unordered_map<const void*, Region*> pending;
+  for (int i = g_region_count.load(std::memory_order_acquire) - 1; i >= 0; --i)
+    if (g_regions[i].state.load(std::memory_order_acquire) == kPending) pending[g_regions[i].base] = &g_regions[i];
+  if (pending.empty()) return;
+  auto consider = [&](const at::Tensor& t) {
+    if (!t.defined() || !t.has_storage()) return;
+    c10::StorageImpl* storage = t.storage().unsafeGetStorageImpl();
+    auto it = pending.find(storage->data());
+    if (it != pending.end() && map_record(*it->second, storage)) pending.erase(it);
+  };
+  // Every value the module holds: attributes of every object, inside lists, tuples and dicts.
+  std::unordered_set<const void*> seen;
+  std::function<void(const c10::IValue&)> visit = [&](const c10::IValue& v) {
+    if (v.isTensor()) {
+      consider(v.toTensor());
+    } else if (v.isObject()) {
+      auto object = v.toObject();
+      if (!seen.insert(object.get()).second) return;
+      for (const auto& slot : object->slots()) visit(slot);
+    } else if (v.isTuple()) {
+      for (const auto& e : v.toTupleRef().elements()) visit(e);
+    } else if (v.isList()) {
+      for (const auto& e : v.toListRef()) visit(e);
+    } else if (v.isGenericDict()) {
+      for (const auto& kv : v.toGenericDict()) {
+        visit(kv.key());
+        visit(kv.value());
+      }
+    }
+  };
+  visit(module._ivalue());
+  // The code's tensor constants (constants.pkl).
+  std::function<void(torch::jit::Block*)> constants = [&](torch::jit::Block* block) {
+    for (auto* n : block->nodes()) {
+      for (auto* b : n->blocks()) constants(b);
+      if (n->kind() == c10::prim::Constant && n->output()->type()->cast<c10::TensorType>())
+        if (auto value = torch::jit::toIValue(n->output())) visit(*value);
+    }
+  };
+  for (auto* function : module._ivalue()->compilation_unit()->get_functions()) {
+    if (pending.empty()) break;
+    if (!function->isGraphFunction()) continue;
+    try {
+      constants(torch::jit::toGraphFunction(*function).graph()->block());
+    } catch (const std::exception&) {
+      // A function that does not compile holds nothing reachable; its records are read below.
+    }
+  }
+  for (auto& [base, region] : pending) read_record(*region);
+}
 
 bool write_bytes(int out_fd, const void* data, size_t n) {
   const char* p = static_cast<const char*>(data);
+  // A mapped record nothing wrote to: file to file.
+  if (Region* m = n ? find_region(p, kMapped) : nullptr; m && p + n <= m->base + m->bytes) {
+    if (!written_since_mapped(p, n)) return copy_file_bytes(m->file->fd, m->file_offset + uint64_t(p - m->base), out_fd, n);
+    return write_memory(out_fd, p, n);
+  }
   Region* r = n ? find_region(p, kLazy) : nullptr;
   if (!r || p + n > r->base + r->bytes) return write_memory(out_fd, p, n);
   size_t at = size_t(p - r->base);

@@ -18,6 +18,10 @@
 #include <cstdint>
 #include <string>
 
+namespace torch::jit {
+struct Module;
+}
+
 namespace t2o::core::lazy_weights {
 
 // A reader for torch::jit::load: records of at least kMinLazyBytes whose destination was allocated
@@ -38,20 +42,29 @@ class Reader : public caffe2::serialize::ReadAdapterInterface {
   size_t size_ = 0;
 };
 
-// While alive (on the loading thread), large CPU allocations come from lazy regions.
+// While alive (on the loading thread), large CPU allocations come from lazy regions. With the signal
+// handler, a record's region is filled from the file on first touch (installing a process-wide SIGSEGV
+// handler once). Without it, records are left unreadable until settle(): for archives whose load runs
+// no code (no __setstate__, no custom classes), which is then the only thing that could read them.
 class LoadScope {
  public:
-  LoadScope();
+  explicit LoadScope(bool signal_handler = true);
   ~LoadScope();
   LoadScope(const LoadScope&) = delete;
   LoadScope& operator=(const LoadScope&) = delete;
 };
 
+// After a load in a LoadScope without the handler: each storage the module reaches (attributes of
+// every object, the code's tensor constants) whose record was left in the file becomes a private
+// copy-on-write mapping of the file, the weights' only copy in the process, read in from the page
+// cache where touched. Any other record left in the file is read now: nothing stays unreadable.
+void settle(const torch::jit::Module& module);
+
 // True when lazy loading is on (T2O_EAGER_WEIGHTS unset or 0).
 bool enabled();
 
 // Writes n bytes at p to out_fd (at its current position). Bytes of lazy regions that nothing has
-// read go file-to-file; the rest from memory. Returns false on a write error (errno set).
+// read, and of mapped records nothing has written, go file-to-file; the rest from memory. Returns false on a write error (errno set).
 bool write_bytes(int out_fd, const void* p, size_t n);
 
 }  // namespace t2o::core::lazy_weights

@@ -87,9 +87,24 @@ std::string newer_pytorch_op(const std::string& message) {
          newer + hint;
 }
 
+// Whether loading the archive runs code that may read its weights: a __setstate__ of a scripted class
+// or a custom class's (e.g. quantized packed parameters, which pack the weights as they load).
+bool load_runs_code(const std::string& path) {
+  caffe2::serialize::PyTorchStreamReader reader(path);
+  for (const auto& name : reader.getAllRecords()) {
+    const bool code = name.rfind("code/", 0) == 0 && name.size() > 3 && name.compare(name.size() - 3, 3, ".py") == 0;
+    const bool pickle = name == "data.pkl" || name == "constants.pkl";
+    if (!code && !pickle) continue;
+    auto [data, size] = reader.getRecord(name);
+    const std::string_view text(static_cast<const char*>(data.get()), size);
+    if (text.find(code ? "__setstate__" : "torch.classes") != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights) {
+torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights, bool signal_handler) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw ExportError(path + ": no such file");
   if (S_ISDIR(st.st_mode)) throw ExportError(path + ": is a directory, not a TorchScript file");
@@ -123,11 +138,18 @@ torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights) 
   try {
     // (The archive keeps no "wrapped number" flag on traced Python numbers at all: prepare()
     // restores them, see unwrap_number_constants.)
-    auto load = [&path, lazy_weights] {
-      if (!lazy_weights || !lazy_weights::enabled()) return torch::jit::load(path);
+    // Without the signal handler, only archives whose load runs no code leave records in the file.
+    const bool lazy = lazy_weights && lazy_weights::enabled() && (signal_handler || !load_runs_code(path));
+    auto load = [&path, lazy, signal_handler] {
+      if (!lazy) return torch::jit::load(path);
       auto reader = std::make_shared<lazy_weights::Reader>(path);
-      lazy_weights::LoadScope large_records_stay_in_the_file;
-      return torch::jit::load(reader);
+      torch::jit::Module module;
+      {
+        lazy_weights::LoadScope large_records_stay_in_the_file(signal_handler);
+        module = torch::jit::load(reader);
+      }
+      if (!signal_handler) lazy_weights::settle(module);
+      return module;
     };
     torch::jit::Module module = load();
     return engine_for_3d_convs(module) ? load() : module;

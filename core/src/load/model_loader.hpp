@@ -28,7 +28,7 @@ struct PreparedModel {
 
 // Throws ExportError with one line for a missing, unreadable, non-TorchScript or corrupt file.
 // lazy_weights: leave large weight records in the file (lazy_weights.hpp; ExportOptions::lazy_weights).
-torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights);
+torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights = false, bool signal_handler = true);
 
 // prepare() and the other graph passes: passes.hpp.
 

@@ -156,12 +156,16 @@ struct ExportOptions {
   std::optional<TrainingMode> training;
   // Whether the signature a .pt carries (torch2onnx.save) may fill in what the options leave unset.
   bool use_saved_signature = true;
-  // Lazy weights (export_model only): large weight records stay in the .pt file, mapped as reserved memory
-  // filled on first touch and copied file-to-file into the ONNX file (core/src/load/lazy_weights.hpp). Fast and
-  // frugal on large models, but it installs a process-wide SIGSEGV handler and wraps the CPU allocator
-  // while the model loads: the torch2onnx program turns it on; a program embedding the library decides
-  // (off by default). T2O_EAGER_WEIGHTS=1 turns it off everywhere.
-  bool lazy_weights = false;
+  // Lazy weights (export_model only): large weight records stay in the .pt file instead of being read into
+  // memory when the model loads (core/src/load/lazy_weights.hpp); what the export reads comes from the page
+  // cache, and untouched bytes are copied file-to-file into the ONNX file. Fast and frugal on large models.
+  // By default no process-wide state is involved: after the load each record becomes a private mapping of
+  // the file (archives whose load runs code, a __setstate__ or a custom class, load eagerly instead).
+  // lazy_weights_handler: records are filled on first touch by a process-wide SIGSEGV handler instead
+  // (the allocator is wrapped while the model loads), which also covers archives whose load runs code;
+  // the torch2onnx program turns it on. T2O_EAGER_WEIGHTS=1 turns lazy weights off everywhere.
+  bool lazy_weights = true;
+  bool lazy_weights_handler = false;
   // As torch.onnx's export_params (--no-weights): false makes the module's weights (the constants
   // freezing named after module attributes) graph inputs after the model's own, with no initializer,
   // so the weights are fed at run time; constant folding is then off (the graph must read the
