@@ -52,6 +52,11 @@ TORCHVISION_KWARGS = {"googlenet": {"aux_logits": False, "init_weights": True}}
 for _n in BATCH_MODELS:
     MODELS.setdefault(_n, (["float32[1,3,224,224]"], False))
 
+# The detection rows (--models maskrcnn_resnet50_fpn): torchvision's detectors as the detection tests
+# build them (tests/detection/make_detection_fixtures.py: random weights, traced at 240x320) and exported
+# with dynamic height and width by both sides, measured by tests/detection/compare_with_torch_onnx.py.
+DETECTION_MODELS = ["maskrcnn_resnet50_fpn", "keypointrcnn_resnet18_fpn", "maskrcnn_resnet18_fpn"]
+
 # --------------------------------------------------------------------------
 # Model building (runs in a child: run_bench.py --_build NAME PT META)
 # --------------------------------------------------------------------------
@@ -658,6 +663,67 @@ BATCH_HEAD = ["batch", "weights MiB", "ours one process s", "ours CPU s", "ours 
               "theirs export calls s", "vs ours processes", "vs theirs processes", "ours RSS MiB", "same bytes", "note"]
 
 
+def bench_detection(name, a, log):
+    """One detector: ours (the whole `torch2onnx export` process) and torch.onnx.export (the call, and
+    its whole process) with the fixture's dynamic axes, each the best of N runs of
+    compare_with_torch_onnx.py (without ONNX Runtime: the detection tests check the outputs)."""
+    det_dir = os.path.join(a.work_dir, "detection")
+    fixture = os.path.join(det_dir, name)
+    os.makedirs(det_dir, exist_ok=True)
+    if a.rebuild or not os.path.exists(os.path.join(fixture, "model.pt")):
+        log("[%s] building and tracing ..." % name)
+        r = subprocess.run([PY, os.path.join(REPO, "tests", "detection", "make_detection_fixtures.py"), det_dir, name],
+                           capture_output=True, text=True, timeout=a.timeout)
+        if r.returncode != 0:
+            return {"model": name, "error": one_line(r.returncode, r.stdout, r.stderr)}
+    res = {"model": name, "opset": a.opset, "runs": []}
+    for i in range(a.repeat):
+        out = os.path.join(a.work_dir, "logs", name + ".detection.json")
+        r = subprocess.run([PY, os.path.join(REPO, "tests", "detection", "compare_with_torch_onnx.py"), det_dir, a.cli,
+                            name, "--opsets", str(a.opset), "--skip-ort", "--json", out,
+                            "--out-dir", os.path.join(a.work_dir, "out", "detection")],
+                           capture_output=True, text=True, timeout=a.timeout)
+        if r.returncode != 0:
+            res["error"] = one_line(r.returncode, r.stdout, r.stderr)
+            break
+        with open(out) as f:
+            row = json.load(f)[0]
+        res["runs"].append(row)
+        o, t = row["ours"], row["theirs"]
+        log("[%s] run %d: ours %.2f s (CPU %.2f s, %.0f MiB); torch.onnx export %s s, process %.2f s"
+            % (name, i + 1, o["wall_s"], o["cpu_s"], o["peak_rss_mib"],
+               "%.2f" % t["export_s"] if t.get("export_s") is not None else "FAIL", t["process_wall_s"]))
+    return res
+
+
+DETECTION_HEAD = ["detector", "opset", "ours s", "ours CPU s", "ours RSS MiB", "theirs s (export)", "theirs CPU s (export)",
+                  "theirs s (process)", "theirs RSS MiB", "ratio", "ours nodes", "theirs nodes", "note"]
+
+
+def detection_rows(results, note_width=100):
+    rows = []
+    for r in results:
+        runs = r.get("runs", [])
+        ours = [x["ours"] for x in runs if x["ours"]["ok"]]
+        theirs = [x["theirs"] for x in runs if x["theirs"]["ok"]]
+        o_s = min((x["wall_s"] for x in ours), default=None)
+        o_cpu = min((x["cpu_s"] for x in ours), default=None)
+        t_e = min((x["export_s"] for x in theirs), default=None)
+        t_cpu = min((x["export_cpu_s"] for x in theirs), default=None)
+        t_p = min((x["process_wall_s"] for x in theirs), default=None)
+        notes = [r["error"]] if r.get("error") else []
+        notes += ["ours: " + x["ours"]["error"] for x in runs if x["ours"].get("error")][:1]
+        notes += ["theirs: " + x["theirs"]["error"] for x in runs if x["theirs"].get("error")][:1]
+        ratio = t_e / o_s if (o_s and t_e) else None
+        rows.append([r["model"], str(r.get("opset", "-")), fmt(o_s, ".2f"), fmt(o_cpu, ".2f"),
+                     fmt(max((x["peak_rss_mib"] for x in ours), default=None), ".0f"), fmt(t_e, ".2f"), fmt(t_cpu, ".2f"),
+                     fmt(t_p, ".2f"), fmt(max((x["peak_rss_mib"] for x in theirs), default=None), ".0f"),
+                     fmt(ratio, ".1f") + ("x" if ratio else ""),
+                     fmt(ours[0].get("nodes") if ours else None, "d"), fmt(theirs[0].get("nodes") if theirs else None, "d"),
+                     _short("; ".join(notes), note_width)])
+    return rows
+
+
 def batch_rows(r, note_width=100):
     label = "%d torchvision classification models" % len(r["models"])
     if "error" in r:
@@ -752,8 +818,8 @@ def main():
 
     ap = argparse.ArgumentParser(description="torch2onnx vs torch.onnx.export benchmark")
     ap.add_argument("--models", default=DEFAULT_MODELS,
-                    help="comma list from: " + ",".join(MODELS) + ", and batch: the batch row, %d models "
-                    "(default %%(default)s)" % len(BATCH_MODELS))
+                    help="comma list from: " + ",".join(MODELS) + ", batch: the batch row, %d models, and the "
+                    "detectors %s (default %%(default)s)" % (len(BATCH_MODELS), ",".join(DETECTION_MODELS)))
     ap.add_argument("--cli", default=os.path.join(REPO, "build", "bin", "torch2onnx"))
     ap.add_argument("--embed", default=os.path.join(REPO, "build", "bin", "embed_export"),
                     help="examples/embed's program (ours in-process column; built as build/bin/embed_export)")
@@ -774,7 +840,8 @@ def main():
 
     names = [m.strip() for m in a.models.split(",") if m.strip()]
     batch = "batch" in names
-    names = [m for m in names if m != "batch"]
+    detectors = [m for m in names if m in DETECTION_MODELS]
+    names = [m for m in names if m != "batch" and m not in DETECTION_MODELS]
     for m in names:
         if m not in MODELS:
             ap.error("unknown model %r; choose from %s" % (m, ",".join(MODELS)))
@@ -791,18 +858,25 @@ def main():
         % (a.cli, a.work_dir, a.opset, a.repeat, os.cpu_count()))
     results = [bench_model(m, a, log) for m in names]
     batch_result = bench_batch(a, log) if batch else None
+    detection_results = [bench_detection(m, a, log) for m in detectors]
     if results:
         print_table(results, note_width=a.note_width)
     if batch_result:
         if results:
             sys.stdout.write("\n")
         print_table(None, head=BATCH_HEAD, rows=batch_rows(batch_result, a.note_width))
+    if detection_results:
+        if results or batch_result:
+            sys.stdout.write("\n")
+        print_table(None, head=DETECTION_HEAD, rows=detection_rows(detection_results, a.note_width))
     if a.json:
         report = {"cli": a.cli, "opset": a.opset, "repeat": a.repeat, "cores": os.cpu_count(),
                   "rss_source": "GNU time %M" if os.access(GNU_TIME, os.X_OK) else "wait4 ru_maxrss",
                   "load_avg": os.getloadavg(), "results": results}
         if batch_result:
             report["batch"] = batch_result
+        if detection_results:
+            report["detection"] = detection_results
         with open(a.json, "w") as f:
             json.dump(report, f, indent=1)
 
