@@ -393,6 +393,14 @@ def ours_cmd(a, pt, out, specs):
     return cmd + ours_options(a)
 
 
+def export_seconds(stdout):
+    """embed_export --time's "export_seconds: S" line, or None."""
+    for l in stdout.splitlines():
+        if l.startswith("export_seconds: "):
+            return float(l.split()[1])
+    return None
+
+
 def bench_model(name, a, log):
     specs = MODELS[name][0]
     wd = a.work_dir
@@ -471,10 +479,7 @@ def bench_model(name, a, log):
         for i in range(a.repeat if "error" not in ip else 0):
             fresh_dir(od)
             rc, wall, rss, so, se, cpu = run_measured(cmd, os.path.join(logs, name + ".inproc"), a.timeout)
-            t = None
-            for l in so.splitlines():
-                if l.startswith("export_seconds: "):
-                    t = float(l.split()[1])
+            t = export_seconds(so)
             if rc != 0 or t is None:
                 ip["error"] = one_line(rc, so, se)
                 log("[%s] ours in-process FAILED: %s" % (name, ip["error"]))
@@ -490,10 +495,7 @@ def bench_model(name, a, log):
         for i in range(a.repeat if "error" not in ip else 0):
             fresh_dir(od)
             rc, wall, rss, so, se, cpu = run_measured(cmd + ["--file"], os.path.join(logs, name + ".library"), a.timeout)
-            t = None
-            for l in so.splitlines():
-                if l.startswith("export_seconds: "):
-                    t = float(l.split()[1])
+            t = export_seconds(so)
             if rc != 0 or t is None:
                 ip["file_error"] = one_line(rc, so, se)
                 log("[%s] ours library (file) FAILED: %s" % (name, ip["file_error"]))

@@ -292,27 +292,21 @@ size_t Reader::read(uint64_t pos, void* buf, size_t n, const char* /*what*/) con
   if (n >= kMinLazyBytes && pos + n <= size_) {
     Region* r = find_region(buf, kReserved);
     // The whole of a region allocated for exactly this record: leave the bytes in the file.
-    if (r && r->base == buf && r->bytes == n && t_without_handler) {
-      // Left unreadable until settle() maps or reads it: a read before then is a crash, never zeros.
-      file_->refs.fetch_add(1);
-      r->file = file_;
-      r->file_offset = pos;
-      if (mprotect(r->base, r->mapped, PROT_NONE) == 0) {
-        r->state.store(kPending, std::memory_order_release);
-        return n;
+    if (r && r->base == buf && r->bytes == n) {
+      // With the handler, filled on first touch; without, left unreadable until settle() maps or reads
+      // it: a read before then is a crash, never zeros.
+      const bool handler = !t_without_handler;
+      if (handler) {
+        std::call_once(g_install_once, install_handler);
+        const size_t chunks = (r->mapped + kChunk - 1) / kChunk;
+        r->chunks = new std::atomic<uint8_t>[chunks];
+        for (size_t i = 0; i < chunks; ++i) r->chunks[i].store(kUnread, std::memory_order_relaxed);
       }
-      file_->refs.fetch_sub(1);
-      r->file = nullptr;
-    } else if (r && r->base == buf && r->bytes == n) {
-      std::call_once(g_install_once, install_handler);
-      const size_t chunks = (r->mapped + kChunk - 1) / kChunk;
-      r->chunks = new std::atomic<uint8_t>[chunks];
-      for (size_t i = 0; i < chunks; ++i) r->chunks[i].store(kUnread, std::memory_order_relaxed);
       file_->refs.fetch_add(1);
       r->file = file_;
       r->file_offset = pos;
       if (mprotect(r->base, r->mapped, PROT_NONE) == 0) {
-        r->state.store(kLazy, std::memory_order_release);
+        r->state.store(handler ? kLazy : kPending, std::memory_order_release);
         return n;
       }
       file_->refs.fetch_sub(1);
