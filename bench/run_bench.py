@@ -401,6 +401,21 @@ def export_seconds(stdout):
     return None
 
 
+def embed_runs(cmd, a, out_dir, log_prefix, report):
+    """N fresh embed_export processes: (their export_seconds, their peak RSS KiB, the first failure or None)."""
+    times, rss_kib = [], []
+    for i in range(a.repeat):
+        fresh_dir(out_dir)
+        rc, wall, rss, so, se, cpu = run_measured(cmd, log_prefix, a.timeout)
+        t = export_seconds(so)
+        if rc != 0 or t is None:
+            return times, rss_kib, one_line(rc, so, se)
+        times.append(t)
+        rss_kib.append(rss)
+        report(i, t, wall, rss)
+    return times, rss_kib, None
+
+
 def bench_model(name, a, log):
     specs = MODELS[name][0]
     wd = a.work_dir
@@ -476,33 +491,27 @@ def bench_model(name, a, log):
         ip["cmd"] = " ".join(cmd)
         if not os.access(a.embed, os.X_OK):
             ip["error"] = "embed_export not found: " + a.embed
-        for i in range(a.repeat if "error" not in ip else 0):
-            fresh_dir(od)
-            rc, wall, rss, so, se, cpu = run_measured(cmd, os.path.join(logs, name + ".inproc"), a.timeout)
-            t = export_seconds(so)
-            if rc != 0 or t is None:
-                ip["error"] = one_line(rc, so, se)
-                log("[%s] ours in-process FAILED: %s" % (name, ip["error"]))
-                break
-            ip["times"].append(t)
-            log("[%s] ours in-process run %d: export %.3f s (process %.3f s)" % (name, i + 1, t, wall))
+        if "error" not in ip:
+            ip["times"], _, err = embed_runs(cmd, a, od, os.path.join(logs, name + ".inproc"),
+                                             lambda i, t, wall, rss: log("[%s] ours in-process run %d: export %.3f s "
+                                                                         "(process %.3f s)" % (name, i + 1, t, wall)))
+            if err:
+                ip["error"] = err
+                log("[%s] ours in-process FAILED: %s" % (name, err))
         if ip["times"] and "error" not in ip:
             ip["ok"] = True
             ip["best_s"] = min(ip["times"])
         # The library given the file (export_model: its load included, lazy weights as the library's
         # default): time of the call and the process's peak RSS.
         ip["file_times"], ip["file_rss_kib"] = [], []
-        for i in range(a.repeat if "error" not in ip else 0):
-            fresh_dir(od)
-            rc, wall, rss, so, se, cpu = run_measured(cmd + ["--file"], os.path.join(logs, name + ".library"), a.timeout)
-            t = export_seconds(so)
-            if rc != 0 or t is None:
-                ip["file_error"] = one_line(rc, so, se)
-                log("[%s] ours library (file) FAILED: %s" % (name, ip["file_error"]))
-                break
-            ip["file_times"].append(t)
-            ip["file_rss_kib"].append(rss)
-            log("[%s] ours library (file) run %d: export_model %.3f s, %.0f MiB" % (name, i + 1, t, rss / 1024.0))
+        if "error" not in ip:
+            ip["file_times"], ip["file_rss_kib"], err = embed_runs(
+                cmd + ["--file"], a, od, os.path.join(logs, name + ".library"),
+                lambda i, t, wall, rss: log("[%s] ours library (file) run %d: export_model %.3f s, %.0f MiB"
+                                            % (name, i + 1, t, rss / 1024.0)))
+            if err:
+                ip["file_error"] = err
+                log("[%s] ours library (file) FAILED: %s" % (name, err))
         if ip["file_times"] and "file_error" not in ip:
             ip["file_best_s"] = min(ip["file_times"])
             ip["file_peak_rss_kib"] = max(ip["file_rss_kib"])
