@@ -89,8 +89,7 @@ std::string newer_pytorch_op(const std::string& message) {
 
 // Whether loading the archive runs code that may read its weights: a __setstate__ of a scripted class
 // or a custom class's (e.g. quantized packed parameters, which pack the weights as they load).
-bool load_runs_code(const std::string& path) {
-  caffe2::serialize::PyTorchStreamReader reader(path);
+bool load_runs_code(caffe2::serialize::PyTorchStreamReader& reader) {
   for (const auto& name : reader.getAllRecords()) {
     const bool code = name.rfind("code/", 0) == 0 && name.size() > 3 && name.compare(name.size() - 3, 3, ".py") == 0;
     const bool pickle = name == "data.pkl" || name == "constants.pkl";
@@ -120,7 +119,9 @@ torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights, 
   in.close();
   check_archive_bounds(path);  // what the zip and its pickles claim, before libtorch allocates it
 
-  // Look inside first, to tell a torch.save()d object (state_dict) from a TorchScript module.
+  // Look inside first, to tell a torch.save()d object (state_dict) from a TorchScript module, and (for
+  // lazy weights without the signal handler) whether its load runs code.
+  lazy_weights = lazy_weights && lazy_weights::enabled();
   try {
     caffe2::serialize::PyTorchStreamReader reader(path);
     bool has_code = false, has_constants = reader.hasRecord("constants.pkl");
@@ -128,6 +129,8 @@ torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights, 
       if (r.rfind("code/", 0) == 0) { has_code = true; break; }
     if (!has_code || !has_constants)
       throw ExportError(path + ": saved with torch.save (e.g. a state_dict), not TorchScript; save the module with torch.jit.script(m).save() or torch.jit.trace(m, x).save()");
+    // Without the signal handler, only archives whose load runs no code leave records in the file.
+    if (lazy_weights && !signal_handler && load_runs_code(reader)) lazy_weights = false;
   } catch (const ExportError&) {
     throw;
   } catch (const std::exception& e) {
@@ -138,10 +141,8 @@ torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights, 
   try {
     // (The archive keeps no "wrapped number" flag on traced Python numbers at all: prepare()
     // restores them, see unwrap_number_constants.)
-    // Without the signal handler, only archives whose load runs no code leave records in the file.
-    const bool lazy = lazy_weights && lazy_weights::enabled() && (signal_handler || !load_runs_code(path));
-    auto load = [&path, lazy, signal_handler] {
-      if (!lazy) return torch::jit::load(path);
+    auto load = [&path, lazy_weights, signal_handler] {
+      if (!lazy_weights) return torch::jit::load(path);
       auto reader = std::make_shared<lazy_weights::Reader>(path);
       torch::jit::Module module;
       {
