@@ -54,10 +54,12 @@ class LoadScope {
   LoadScope& operator=(const LoadScope&) = delete;
 };
 
-// After a load in a LoadScope without the handler: each storage the module reaches (attributes of
-// every object, the code's tensor constants) whose record was left in the file becomes a private
-// copy-on-write mapping of the file, the weights' only copy in the process, read in from the page
-// cache where touched. Any other record left in the file is read now: nothing stays unreadable.
+// After a load in a LoadScope: each storage the module reaches (attributes of every object, the
+// code's tensor constants) whose record is still wholly in the file becomes a private copy-on-write
+// mapping of the file, the weights' only copy in the process, read in from the page cache where
+// touched. Without the handler, any other record left in the file is read now: nothing stays
+// unreadable. With it, the rest stay with the handler (a region the load touched, a record nothing
+// reaches).
 void settle(const torch::jit::Module& module);
 
 // True when lazy loading is on (T2O_EAGER_WEIGHTS unset or 0).

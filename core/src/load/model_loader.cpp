@@ -149,7 +149,7 @@ torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights, 
         lazy_weights::LoadScope large_records_stay_in_the_file(signal_handler);
         module = torch::jit::load(reader);
       }
-      if (!signal_handler) lazy_weights::settle(module);
+      lazy_weights::settle(module);
       return module;
     };
     torch::jit::Module module = load();
