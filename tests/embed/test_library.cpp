@@ -1,7 +1,7 @@
 // The library API (torch2onnx/torch2onnx.hpp) in-process, linked with libtorch2onnx_core.so as a program
 // embedding torch2onnx is: a module in memory and a file, progress and warnings, errors as exceptions with
-// one line (and libtorch's whole message in details()), lazy weights off unless asked for, packs found
-// relative to the library.
+// one line (and libtorch's whole message in details()), lazy weights without a process-wide handler, packs
+// found relative to the library.
 #include <torch2onnx/torch2onnx.hpp>
 
 #include <gtest/gtest.h>
@@ -81,6 +81,32 @@ TEST(Library, ExportsAModuleInMemoryWithoutChangingIt) {
   EXPECT_EQ(module.get_method("forward").graph()->toString(), code_before);
   auto y = module.forward({torch::ones({2, 4})}).toTensor();
   EXPECT_EQ(y.sizes(), (std::vector<int64_t>{2, 4}));
+}
+
+// Freezing works in place on the export's own copy: the caller's module, its submodules and the class
+// type two of them share keep every attribute and method, and the module exports again.
+TEST(Library, ExportLeavesSubmodulesAndTheirSharedTypeWhole) {
+  torch::jit::Module child("__torch__.Scale");
+  child.register_attribute("training", c10::BoolType::get(), false);
+  child.register_parameter("w", torch::full({4}, 2.0), false);
+  child.define("def forward(self, x):\n    return x * self.w\n");
+  torch::jit::Module m("__torch__.Pair");
+  m.register_attribute("training", c10::BoolType::get(), false);
+  m.register_module("a", child);
+  m.register_module("b", child.deepcopy());  // another object of the same class type
+  m.define("def forward(self, x):\n    return self.a.forward(x) + self.b.forward(x)\n");
+  ASSERT_EQ(m.attr("a").toModule().type(), m.attr("b").toModule().type());
+  const fs::path dir = work_dir();
+  auto options = options_for("float32[4]");
+  for (const char* name : {"first.onnx", "second.onnx"}) {
+    t2o::export_module(m, (dir / name).string(), options, packs());
+    EXPECT_TRUE(fs::is_regular_file(dir / name)) << name;
+    EXPECT_EQ(m.named_parameters().size(), 2u);
+    EXPECT_TRUE(child.type()->hasAttribute("w"));
+    EXPECT_TRUE(child.type()->findMethod("forward") != nullptr);
+    auto y = m.forward({torch::ones({4})}).toTensor();
+    EXPECT_TRUE(torch::equal(y, torch::full({4}, 4.0)));
+  }
 }
 
 // export_module shares the module's weights instead of copying them: a model whose example run writes

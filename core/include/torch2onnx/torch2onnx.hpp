@@ -30,8 +30,8 @@
 //  - ExportOptions (core/exporter.hpp): every `torch2onnx export` option (opset, inputs, names, dynamic axes,
 //    operator export type, external data, custom opsets, kernel libraries), plus the callbacks `progress`
 //    (phase name: load, prepare, run, convert (done/total nodes), check, write (done/total bytes)) and `warn`
-//    (one line per warning; unset: warnings are dropped), and `lazy_weights` (off by default here, see
-//    exporter.hpp: it installs a SIGSEGV handler and wraps the CPU allocator while a file loads).
+//    (one line per warning; unset: warnings are dropped), and `lazy_weights` (export_model: weights stay in
+//    the .pt as private mappings of it, no process-wide handler unless `lazy_weights_handler`; exporter.hpp).
 //  - Errors are exceptions: ExportError (one line; details() keeps libtorch's full text). No partial file is
 //    ever left at the output path. Bad packs are not errors: they are listed in packs->refused().
 //  - error_reason(text): the informative line of any libtorch error message (core/error_reason.hpp).

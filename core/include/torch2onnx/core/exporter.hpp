@@ -161,9 +161,9 @@ struct ExportOptions {
   // cache, and untouched bytes are copied file-to-file into the ONNX file. Fast and frugal on large models.
   // By default no process-wide state is involved: after the load each record becomes a private mapping of
   // the file (archives whose load runs code, a __setstate__ or a custom class, load eagerly instead).
-  // lazy_weights_handler: records are filled on first touch by a process-wide SIGSEGV handler instead
-  // (the allocator is wrapped while the model loads), which also covers archives whose load runs code;
-  // the torch2onnx program turns it on. T2O_EAGER_WEIGHTS=1 turns lazy weights off everywhere.
+  // lazy_weights_handler: a process-wide SIGSEGV handler also fills on first touch what the load itself
+  // reads (the allocator is wrapped while the model loads), so archives whose load runs code stay lazy
+  // too; the torch2onnx program turns it on. T2O_EAGER_WEIGHTS=1 turns lazy weights off everywhere.
   bool lazy_weights = true;
   bool lazy_weights_handler = false;
   // As torch.onnx's export_params (--no-weights): false makes the module's weights (the constants
