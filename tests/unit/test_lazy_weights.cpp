@@ -179,6 +179,42 @@ def forward(self, x):
   fs::remove(path);
 }
 
+// With the handler (the program's way), an archive whose load runs code loads lazily too: what its
+// __setstate__ reads is filled by the handler during the load (a region of its own, page-aligned), and
+// once the load returns a record nothing read becomes a private mapping of the file (its data at the
+// record's offset modulo the page), as without the handler. Both write their own bytes.
+TEST(LazyWeights, WithTheHandlerWhatTheLoadReadIsFilledAndTheRestMapped) {
+  if (!lazy::enabled()) GTEST_SKIP() << "T2O_EAGER_WEIGHTS is set";
+  torch::manual_seed(5);
+  at::Tensor w = torch::randn({(2 << 20) / 4}), u = torch::randn({(3 << 20) / 4 + 3});
+  torch::jit::Module m("ReadsOne");
+  m.register_attribute("w", c10::TensorType::get(), w.clone());
+  m.register_attribute("u", c10::TensorType::get(), u.clone());
+  m.register_attribute("total", c10::FloatType::get(), 0.0);
+  m.define(R"(
+def __getstate__(self):
+    return (self.w, self.u, 0.0)
+def __setstate__(self, state: Tuple[Tensor, Tensor, float]):
+    self.w = state[0]
+    self.u = state[1]
+    self.total = float(state[0].sum())
+def forward(self, x):
+    return x + self.w.sum() + self.u.sum()
+)");
+  const fs::path path = temp_path("reads_one.pt");
+  m.save(path.string());
+  auto loaded = t2o::core::load_torchscript(path.string(), /*lazy_weights=*/true, /*signal_handler=*/true);
+  at::Tensor lw = loaded.attr("w").toTensor(), lu = loaded.attr("u").toTensor();
+  EXPECT_NEAR(loaded.attr("total").toDouble(), w.sum().item<double>(), 1e-2);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(lw.data_ptr()) % 4096, 0u);  // the handler's region
+  EXPECT_NE(reinterpret_cast<uintptr_t>(lu.data_ptr()) % 4096, 0u);  // a mapping of the file
+  EXPECT_EQ(write_through(lw, "filled_w.bin"), bytes_of(w));
+  EXPECT_EQ(write_through(lu, "mapped_u.bin"), bytes_of(u));
+  EXPECT_TRUE(torch::equal(lw, w));
+  EXPECT_TRUE(torch::equal(lu, u));
+  fs::remove(path);
+}
+
 TEST(LazyWeights, RealCrashesStillCrash) {
   // The SIGSEGV handler passes faults outside lazy regions on: a null write still kills the process.
   Saved s = save_model();
