@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstdio>
 #include <future>
+#include <system_error>
 #include <iostream>
 #include <sstream>
 #include <functional>
@@ -237,12 +238,16 @@ namespace {
 std::future<void> build_schema_registry_aside() {
   static std::atomic<bool> started{false};
   if (started.exchange(true)) return {};
-  return std::async(std::launch::async, [] {
-    try {
-      onnx_schemas::register_post17_schemas();
-    } catch (const std::exception&) {
-    }
-  });
+  try {
+    return std::async(std::launch::async, [] {
+      try {
+        onnx_schemas::register_post17_schemas();
+      } catch (const std::exception&) {
+      }
+    });
+  } catch (const std::system_error&) {
+    return {};  // no thread to be had: the checker builds it
+  }
 }
 
 ExportStats export_loaded(torch::jit::Module module, const std::string& model_path, const std::string& out_path,

@@ -398,10 +398,6 @@ bool written_since_mapped(const char* p, size_t n) {
   return false;
 }
 
-}  // namespace
-
-namespace {
-
 // A handler's region that nothing has read yet: all of it still in the file.
 bool untouched(const Region& r) {
   for (size_t i = 0, n = (r.mapped + kChunk - 1) / kChunk; i < n; ++i)
