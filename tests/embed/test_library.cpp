@@ -83,8 +83,8 @@ TEST(Library, ExportsAModuleInMemoryWithoutChangingIt) {
   EXPECT_EQ(y.sizes(), (std::vector<int64_t>{2, 4}));
 }
 
-// Freezing works in place on the export's own copy: the caller's module, its submodules and the class
-// type two of them share keep every attribute and method, and the module exports again.
+// An export freezes copies, never the caller's module: the module, its submodules and the class type two
+// of them share keep every attribute and method (freezing deletes both), and the module exports again.
 TEST(Library, ExportLeavesSubmodulesAndTheirSharedTypeWhole) {
   torch::jit::Module child("__torch__.Scale");
   child.register_attribute("training", c10::BoolType::get(), false);

@@ -310,14 +310,16 @@ void inline_calls(const std::shared_ptr<torch::jit::Graph>& graph) {
 }
 
 // torch::jit::freeze without its eval-mode check: its two steps, which freeze a module in training
-// mode as well (torch.onnx freezes training-mode modules the same way, with _freeze_module). In
-// place: the module is the export's own (loaded for it, or export_module's copy), so freeze_module's
-// clone of it was a second copy of every method graph (5 ms of resnet50's 130 ms).
-void freeze_in_any_mode(torch::jit::Module& module) {
-  torch::jit::freeze_module_inplace(&module);
-  auto graph = module.get_method("forward").graph();
+// mode as well (torch.onnx freezes training-mode modules the same way, with _freeze_module). Not in
+// place (freeze_module_inplace): freezing deletes the methods forward() called, and the inlined
+// nodes' call stacks still point at them, which the example run's interpreter reads (a crash in
+// a scripted MobileNetV3); the clone's methods go, the module's own stay.
+torch::jit::Module freeze_in_any_mode(const torch::jit::Module& module) {
+  torch::jit::Module frozen = torch::jit::freeze_module(module);
+  auto graph = frozen.get_method("forward").graph();
   // optimize_numerics=false: keep the model's own arithmetic (no conv/bn folding behind the user's back).
   torch::jit::OptimizeFrozenGraph(graph, /*optimize_numerics=*/false);
+  return frozen;
 }
 
 }  // namespace
@@ -358,20 +360,19 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
       fix(forward->block());
       module.setattr("training", false);
     }
-    freeze_in_any_mode(module);
+    out.module = freeze_in_any_mode(module);
     // Freezing keeps attributes it cannot prove unwritten: an in-place op on a fresh tensor (a traced
     // pack_padded_sequence(enforce_sorted=False) scatters into empty_like) leaves an LSTM's weights
     // as attributes. With calls inlined and such ops made functional, the attributes forward()
-    // does not write freeze in a second round (those it writes stay, and are refused below).
-    if (module.get_method("forward").graph()->inputs()[0]->hasUses()) {
+    // does not write freeze (those it writes stay, and are refused below).
+    if (out.module.get_method("forward").graph()->inputs()[0]->hasUses()) {
       for (const auto& submodule : module.modules())
         for (const auto& method : submodule.get_methods()) {
           inline_calls(method.graph());  // calls make every argument escape: no rewrite
           torch::jit::RemoveTensorMutation(method.graph());
         }
-      freeze_in_any_mode(module);
+      out.module = freeze_in_any_mode(module);
     }
-    out.module = module;
   } catch (const std::exception& e) {
     throw ExportError(path + ": freezing the module failed: " + error_reason(e.what()), e.what());
   }
