@@ -410,8 +410,8 @@ bool untouched(const Region& r) {
 void settle(const torch::jit::Module& module) {
   // Pending records, and the handler's regions the load did not touch: the handler would copy those
   // from the page cache into fresh memory chunk by chunk on first touch (a read() per chunk, and a
-  // page fault per page of the copy: 40% of the 20-model batch's time went there); mapped, a touch
-  // maps the page cache's own page.
+  // page fault per page of the copy: the 20-model batch took 7.9 s that way, 4.0-4.7 s mapped);
+  // mapped, a touch maps the page cache's own page.
   std::unordered_map<const void*, Region*> pending;
   for (int i = g_region_count.load(std::memory_order_acquire) - 1; i >= 0; --i) {
     const int state = g_regions[i].state.load(std::memory_order_acquire);
