@@ -29,7 +29,7 @@ int usage() {
 
 int main(int argc, char** argv) {
   std::string model_path, out_path;
-  t2o::ExportOptions options;  // lazy_weights stays off: this program keeps its own signal handlers
+  t2o::ExportOptions options;  // the library's lazy weights: no signal handler (lazy_weights_handler off)
   bool time = false, from_file = false;
   int repeat = 1;
   try {

@@ -340,8 +340,9 @@ void release_mapping(void* context) {
   r->file = nullptr;
 }
 
-// A pending record's bytes as a private (copy-on-write) mapping of the file, given to its storage in
-// place of the unreadable region, which is then freed. False when it cannot be mapped.
+// A record's bytes (pending, or a handler's region nothing read) as a private (copy-on-write) mapping
+// of the file, given to its storage in place of the region, which is then freed. False when it
+// cannot be mapped.
 bool map_record(Region& r, c10::StorageImpl* storage) {
   const size_t page = page_size();
   const uint64_t page_offset = r.file_offset / page * page;

@@ -3,11 +3,14 @@
 // torch::jit::load copies every tensor record out of the archive into fresh memory, and the writer
 // then copies it again into the ONNX file: for a model of W bytes that is 2W of copying plus W of
 // page faults, most of an export's time for a large model. Here the load hands out reserved but
-// unreadable memory for large records and remembers where in the file each one lives. A page that
-// something actually reads (freezing's constant deduplication compares the first elements; a CPU
-// example run reads everything) is filled from the file on first touch, one chunk at a time, from a
-// SIGSEGV handler. The writer copies untouched chunks file-to-file in the kernel
-// (copy_file_range), so most weights never enter the process.
+// unreadable memory for large records and remembers where in the file each one lives. Once the load
+// returns, settle() gives each storage whose record is still wholly in the file a private mapping of
+// it, so a page something reads (freezing's constant deduplication compares the first elements; a
+// CPU example run reads everything) is the page cache's own. What the load itself reads (a
+// __setstate__) is filled from the file on first touch, one chunk at a time, by a SIGSEGV handler
+// (the program's mode; the library's loads such archives eagerly instead). The writer copies
+// unwritten mappings and untouched chunks file-to-file in the kernel (copy_file_range), so most
+// weights never enter the process.
 //
 // Set T2O_EAGER_WEIGHTS=1 to load as libtorch does (for comparison, or if anything goes wrong).
 #pragma once

@@ -27,7 +27,9 @@ struct PreparedModel {
 };
 
 // Throws ExportError with one line for a missing, unreadable, non-TorchScript or corrupt file.
-// lazy_weights: leave large weight records in the file (lazy_weights.hpp; ExportOptions::lazy_weights).
+// lazy_weights: leave large weight records in the file (lazy_weights.hpp; ExportOptions::lazy_weights);
+// signal_handler: what the load itself reads is filled by the SIGSEGV handler, else such archives
+// (a __setstate__, custom classes) load eagerly (ExportOptions::lazy_weights_handler).
 torch::jit::Module load_torchscript(const std::string& path, bool lazy_weights = false, bool signal_handler = true);
 
 // prepare() and the other graph passes: passes.hpp.
