@@ -10,10 +10,14 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <system_error>
 #include <unistd.h>
 
 namespace t2o::cli {
@@ -21,13 +25,16 @@ namespace t2o::cli {
 namespace {
 
 // A progress line on a terminal's stderr, shown only once an export has taken a second: phases, nodes
-// converted, megabytes written. Redrawn in place; cleared before any other message.
+// converted, megabytes written. Redrawn in place; cleared before any other message. before_draw runs
+// before it first draws (export --batch: the previous job's lines come first).
 class ProgressLine {
  public:
+  explicit ProgressLine(std::function<void()> before_draw = {}) : before_draw_(std::move(before_draw)) {}
   void update(const std::string& phase, uint64_t done, uint64_t total) {
     auto now = std::chrono::steady_clock::now();
     if (now - start_ < std::chrono::seconds(1)) return;
     if (phase == last_phase_ && now - last_ < std::chrono::milliseconds(100)) return;
+    if (!width_ && before_draw_) before_draw_();
     last_ = now;
     last_phase_ = phase;
     std::string text = "torch2onnx: " + printable(phase);
@@ -45,6 +52,7 @@ class ProgressLine {
   }
 
  private:
+  std::function<void()> before_draw_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_;
   std::string last_phase_;
   size_t width_ = 0;
@@ -94,7 +102,6 @@ class PhaseTimes {
     return os.str();
   }
 
- private:
   void add(const std::string& name, double s) {
     for (auto& [known, sum] : phases_)
       if (known == name) {
@@ -103,6 +110,7 @@ class PhaseTimes {
       }
     phases_.emplace_back(name, s);
   }
+ private:
   // Time from exec to now: libtorch's static initialisers run before main and are a large part of a
   // small model's export.
   static double seconds_since_process_start() {
@@ -126,60 +134,101 @@ class PhaseTimes {
   std::chrono::steady_clock::time_point since_ = std::chrono::steady_clock::now();
 };
 
-// What one export prints and returns around t2o::core::export_model: warnings, the progress line,
-// --timings, the summary, --print.
-struct ExportRun {
+// One export as the command line shows it around t2o::core's two steps (export_model_before_write,
+// then the write): warnings, the progress line, --timings, the summary, --print. export --batch runs
+// a job's write() on another thread while it converts the next job; before_output then finishes the
+// previous job (its lines) before anything of this one is printed.
+class ExportJob {
+ public:
+  ExportJob(ConversionArgs& conv, bool print, PhaseTimes& times, std::string prefix, std::function<void()> before_output = {})
+      : conv_(conv), print_(print), times_(times), prefix_(std::move(prefix)), before_output_(std::move(before_output)),
+        progress_(before_output_) {}
+
+  // Loads, converts and checks; throws as export_model does.
+  void convert(const t2o::registry::Registry& registry) {
+    auto& options = conv_.options;
+    const bool quiet = conv_.quiet, timings = conv_.timings;
+    options.warn = [this, quiet](const std::string& m) {
+      warnings.push_back(m);
+      if (quiet) return;
+      if (before_output_) before_output_();
+      progress_.clear();
+      print_warning(prefix_ + m);
+    };
+    const bool show_progress = !quiet && isatty(2);
+    if (show_progress || timings)
+      options.progress = [this, show_progress, timings](const std::string& phase, uint64_t done, uint64_t total) {
+        if (timings) times_.enter(phase);
+        if (show_progress) progress_.update(phase, done, total);
+      };
+    // The callbacks point into this object: unhooked when converting ends.
+    struct Unhook {
+      t2o::core::ExportOptions& options;
+      ~Unhook() {
+        options.warn = nullptr;
+        options.progress = nullptr;
+      }
+    } unhook{options};
+    try {
+      pending_ = t2o::core::export_model_before_write(conv_.model, conv_.output, options, registry);
+    } catch (...) {
+      progress_.clear();
+      throw;
+    }
+    times_.close();
+  }
+
+  // Writes the files. in_background: on another thread, without the progress line (the next job
+  // converting owns the terminal).
+  void write(bool in_background) {
+    const auto start = std::chrono::steady_clock::now();
+    const bool show_progress = !in_background && !conv_.quiet && isatty(2);
+    try {
+      stats = pending_.write([&](uint64_t done, uint64_t total) {
+        if (show_progress) progress_.update("write", done, total);
+      });
+    } catch (...) {
+      if (show_progress) progress_.clear();
+      throw;
+    }
+    if (show_progress) progress_.clear();
+    written_at = std::chrono::steady_clock::now();
+    write_seconds_ = std::chrono::duration<double>(written_at - start).count();
+  }
+
+  // Once written: --timings, the summary, --print.
+  void report() {
+    if (before_output_) before_output_();
+    const bool quiet = conv_.quiet;
+    const std::string& out = conv_.output;
+    if (conv_.timings) {
+      times_.add("write", write_seconds_);
+      std::cerr << times_.line(prefix_) << std::endl;
+    }
+    if (!quiet && stats.external_data)
+      std::cerr << "torch2onnx: " << prefix_ << "weights written to " << printable(stats.data_path) << " (ONNX external data)"
+                << std::endl;
+    if (!quiet)
+      std::cerr << "torch2onnx: " << prefix_ << "wrote " << printable(out) << " (opset " << conv_.options.opset << ", "
+                << stats.onnx_nodes << " nodes from " << stats.torch_nodes << " TorchScript nodes, " << stats.initializers
+                << " initializers, " << stats.initializer_bytes / 1024 << " KiB of weights)" << std::endl;
+    if (print_) std::cout << printable_lines(t2o::core::format_onnx_file(out));
+  }
+
   t2o::core::ExportStats stats;
   std::vector<std::string> warnings;
-};
+  std::chrono::steady_clock::time_point written_at;
 
-ExportRun export_one(ConversionArgs& conv, const t2o::registry::Registry& registry, bool print, PhaseTimes& times,
-                     const std::string& prefix) {
-  auto& options = conv.options;
-  const bool quiet = conv.quiet, timings = conv.timings;
-  const std::string& out = conv.output;
-  ExportRun run;
-  ProgressLine progress;
-  options.warn = [&](const std::string& m) {
-    run.warnings.push_back(m);
-    if (quiet) return;
-    progress.clear();
-    print_warning(prefix + m);
-  };
-  const bool show_progress = !quiet && isatty(2);
-  if (show_progress || timings)
-    options.progress = [&, show_progress](const std::string& phase, uint64_t done, uint64_t total) {
-      if (timings) times.enter(phase);
-      if (show_progress) progress.update(phase, done, total);
-    };
-  // The callbacks point into this frame: gone with it.
-  struct Unhook {
-    t2o::core::ExportOptions& options;
-    ~Unhook() {
-      options.warn = nullptr;
-      options.progress = nullptr;
-    }
-  } unhook{options};
-  try {
-    run.stats = t2o::core::export_model(conv.model, out, options, registry);
-  } catch (...) {
-    progress.clear();
-    throw;
-  }
-  progress.clear();
-  times.close();
-  if (timings) std::cerr << times.line(prefix) << std::endl;
-  const auto& stats = run.stats;
-  if (!quiet && stats.external_data)
-    std::cerr << "torch2onnx: " << prefix << "weights written to " << printable(stats.data_path) << " (ONNX external data)"
-              << std::endl;
-  if (!quiet)
-    std::cerr << "torch2onnx: " << prefix << "wrote " << printable(out) << " (opset " << options.opset << ", " << stats.onnx_nodes
-              << " nodes from " << stats.torch_nodes << " TorchScript nodes, " << stats.initializers
-              << " initializers, " << stats.initializer_bytes / 1024 << " KiB of weights)" << std::endl;
-  if (print) std::cout << printable_lines(t2o::core::format_onnx_file(out));
-  return run;
-}
+ private:
+  ConversionArgs& conv_;
+  const bool print_;
+  PhaseTimes& times_;
+  const std::string prefix_;
+  const std::function<void()> before_output_;
+  ProgressLine progress_;
+  t2o::core::PendingWrite pending_;
+  double write_seconds_ = 0;
+};
 
 // The words of a batch line that only the command line may give: the packs are loaded once.
 bool process_wide_option(const std::string& word) {
@@ -190,8 +239,24 @@ bool process_wide_option(const std::string& word) {
   return false;
 }
 
+// One line of a batch file on its way: converted, then written (in the background while the next
+// line converts), then reported.
+struct BatchEntry {
+  ConversionArgs conv;
+  std::string where, prefix;
+  PhaseTimes times;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::unique_ptr<ExportJob> job;
+  std::future<void> written;  // the background write, if one runs
+  nlohmann::json entry;       // its --batch-report line
+  Failure failure;
+  bool ok = false;
+};
+
 // torch2onnx export --batch: every job of the file through one registry; a failure is reported and
-// the next job runs.
+// the next job runs. A job's files are written while the next job loads, converts and checks (the
+// write was 40% of the bench's 20-model batch); its lines and report entry still come in order,
+// before anything of the next job.
 int run_batch(const ConversionArgs& shared, bool print, const std::string& batch_path, const std::string& report_path) {
   const std::vector<BatchJob> jobs = read_batch_file(batch_path);
   std::ofstream report;
@@ -206,19 +271,69 @@ int run_batch(const ConversionArgs& shared, bool print, const std::string& batch
   load_conversion_plugins(registry, shared, [&](const char* phase) { first_times.enter(phase); });
   if (!shared.quiet) warn_refused(registry);
   size_t failed = 0;
+
+  // Waits for an entry's write and prints its outcome: the summary or the error, the report line.
+  auto finish = [&](BatchEntry& e) {
+    if (e.ok && e.written.valid()) {
+      try {
+        e.written.get();
+      } catch (...) {
+        e.ok = false;
+        e.failure = describe_current_exception();
+      }
+    }
+    if (e.ok) {
+      try {
+        e.job->report();
+      } catch (...) {
+        e.ok = false;
+        e.failure = describe_current_exception();
+      }
+    }
+    const auto end = e.ok ? e.job->written_at : std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(end - e.start).count();
+    std::ostringstream secs;
+    secs << std::fixed << std::setprecision(2) << seconds << " s";
+    const ConversionArgs& conv = e.conv;
+    if (e.ok) {
+      if (!conv.quiet)
+        std::cerr << "torch2onnx: " << e.prefix << printable(conv.model) << " -> " << printable(conv.output) << ": ok ("
+                  << secs.str() << ")" << std::endl;
+    } else {
+      ++failed;
+      print_error(e.prefix + (conv.model.empty() ? e.where : conv.model + " (" + e.where + ")") + ": " + e.failure.line);
+      print_details(e.failure.line, e.failure.details);
+    }
+    if (report.is_open()) {
+      nlohmann::json& entry = e.entry;
+      entry["status"] = e.ok ? "ok" : "failed";
+      entry["exit_code"] = e.ok ? 0 : e.failure.exit_code;
+      entry["error"] = e.ok ? "" : printable(e.failure.line);  // as the terminal shows it
+      entry["details"] = e.ok ? "" : printable_lines(e.failure.details);
+      entry["warnings"] = e.job ? e.job->warnings : std::vector<std::string>();
+      entry["seconds"] = seconds;
+      entry["nodes"] = e.ok ? e.job->stats.onnx_nodes : 0;
+      // Invalid UTF-8 from a message becomes U+FFFD rather than an exception.
+      report << entry.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n" << std::flush;
+    }
+  };
+  std::unique_ptr<BatchEntry> in_flight;  // the previous job, written in the background
+  auto finish_previous = [&] {
+    if (!in_flight) return;
+    std::unique_ptr<BatchEntry> e = std::move(in_flight);  // first: finishing it prints, which calls back here
+    finish(*e);
+  };
+
   for (size_t k = 0; k < jobs.size(); ++k) {
     const BatchJob& job = jobs[k];
-    const std::string where = batch_path + ":" + std::to_string(job.line);
-    const std::string prefix = "[" + std::to_string(k + 1) + "/" + std::to_string(jobs.size()) + "] ";
-    const auto start = std::chrono::steady_clock::now();
-    ConversionArgs conv = shared;
-    nlohmann::json entry = {{"line", job.line}, {"model", nullptr}, {"output", nullptr}};
-    ExportRun run;
-    Failure failure;
-    bool ok = false;
+    auto e = std::make_unique<BatchEntry>(BatchEntry{shared, batch_path + ":" + std::to_string(job.line),
+                                                     "[" + std::to_string(k + 1) + "/" + std::to_string(jobs.size()) + "] ",
+                                                     k == 0 ? std::move(first_times) : PhaseTimes(false)});
+    ConversionArgs& conv = e->conv;
+    e->entry = {{"line", job.line}, {"model", nullptr}, {"output", nullptr}};
+    bool job_print = print;
     try {
       Args args(job.words);
-      bool job_print = print;
       while (!args.done()) {
         if (process_wide_option(args.peek()))
           throw UsageError(args.peek().substr(0, args.peek().find('=')) +
@@ -230,40 +345,43 @@ int run_batch(const ConversionArgs& shared, bool print, const std::string& batch
           take_model(args, conv);
         }
       }
-      entry["model"] = conv.model;
+      e->entry["model"] = conv.model;
       if (conv.model.empty()) throw UsageError("no model given (MODEL.pt -o OUT.onnx [options])");
       if (conv.output.empty()) throw UsageError("no output given (-o OUT.onnx)");
-      entry["output"] = conv.output;
-      PhaseTimes later_times(false);
-      run = export_one(conv, registry, job_print, k == 0 ? first_times : later_times, prefix);
-      ok = true;
+      e->entry["output"] = conv.output;
+      // A job that reads what the previous one is writing waits for it.
+      if (in_flight && (conv.model == in_flight->conv.output || conv.model == in_flight->conv.output + ".data"))
+        finish_previous();
+      e->job = std::make_unique<ExportJob>(conv, job_print, e->times, e->prefix, finish_previous);
+      e->job->convert(registry);
+      e->ok = true;
     } catch (...) {
-      failure = describe_current_exception();
+      e->failure = describe_current_exception();
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::ostringstream secs;
-    secs << std::fixed << std::setprecision(2) << seconds << " s";
-    if (ok) {
-      if (!conv.quiet)
-        std::cerr << "torch2onnx: " << prefix << printable(conv.model) << " -> " << printable(conv.output) << ": ok (" << secs.str() << ")"
-                  << std::endl;
-    } else {
-      ++failed;
-      print_error(prefix + (conv.model.empty() ? where : conv.model + " (" + where + ")") + ": " + failure.line);
-      print_details(failure.line, failure.details);
+    finish_previous();  // one write at a time: the previous job's ends before this one's starts
+    if (!e->ok) {
+      finish(*e);
+      continue;
     }
-    if (report.is_open()) {
-      entry["status"] = ok ? "ok" : "failed";
-      entry["exit_code"] = ok ? 0 : failure.exit_code;
-      entry["error"] = ok ? "" : printable(failure.line);  // as the terminal shows it
-      entry["details"] = ok ? "" : printable_lines(failure.details);
-      entry["warnings"] = run.warnings;
-      entry["seconds"] = seconds;
-      entry["nodes"] = run.stats.onnx_nodes;
-      // Invalid UTF-8 from a message becomes U+FFFD rather than an exception.
-      report << entry.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n" << std::flush;
+    ExportJob* converted = e->job.get();
+    if (!job_print) {
+      try {
+        e->written = std::async(std::launch::async, [converted] { converted->write(/*in_background=*/true); });
+      } catch (const std::system_error&) {
+        // No thread to be had: written here, below.
+      }
     }
+    if (!e->written.valid()) {
+      try {
+        converted->write(/*in_background=*/false);
+      } catch (...) {
+        e->ok = false;
+        e->failure = describe_current_exception();
+      }
+    }
+    in_flight = std::move(e);
   }
+  finish_previous();
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - batch_start).count();
   if (!shared.quiet || failed)
     std::cerr << "torch2onnx: batch: " << jobs.size() - failed << " of " << jobs.size() << " exported"
@@ -304,7 +422,10 @@ int run_export(Args& args) {
   t2o::registry::Registry registry;
   load_conversion_plugins(registry, conv, [&](const char* phase) { times.enter(phase); });
   if (!conv.quiet) warn_refused(registry);
-  export_one(conv, registry, print, times, "");
+  ExportJob job(conv, print, times, "");
+  job.convert(registry);
+  job.write(/*in_background=*/false);
+  job.report();
   return 0;
 }
 

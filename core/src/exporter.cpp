@@ -189,15 +189,49 @@ void start_export(const std::string& out_path, const ExportOptions& options, con
   declare_custom_ops(registry, options.warn);  // before loading: the model may call the packs' custom ops
 }
 
-// The rest of an export, from a module in memory (loaded here, or the caller's own clone). The
-// options are signature.options: the given ones completed by the .pt's saved signature.
-ExportStats export_loaded(torch::jit::Module module, const std::string& model_label, const std::string& out_path,
-                          const ResolvedSignature& signature, const t2o::registry::Registry& registry);
+// The rest of an export but the write, from a module in memory (loaded here, or the caller's own
+// clone). The options are signature.options: the given ones completed by the .pt's saved signature.
+PendingWrite convert_loaded(torch::jit::Module module, const std::string& model_label, const std::string& out_path,
+                            const ResolvedSignature& signature, const t2o::registry::Registry& registry);
+
+// The write, as export_model and export_module report it: phase "write", then bytes done.
+ExportStats write_now(PendingWrite pending, const ExportOptions& options) {
+  if (options.progress) options.progress("write", 0, 0);
+  return pending.write([&](uint64_t done, uint64_t total) {
+    if (options.progress) options.progress("write", done, total);
+  });
+}
 
 }  // namespace
 
-ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& given,
-                         const t2o::registry::Registry& registry) {
+struct PendingWrite::State {
+  onnx::ModelProto model;
+  std::vector<StreamedTensor> streamed;
+  ExportStats stats;
+  std::string out_path;
+  bool force_external = false;
+};
+
+PendingWrite::PendingWrite() = default;
+PendingWrite::PendingWrite(std::unique_ptr<State> state) : state_(std::move(state)) {}
+PendingWrite::PendingWrite(PendingWrite&&) noexcept = default;
+PendingWrite& PendingWrite::operator=(PendingWrite&&) noexcept = default;
+PendingWrite::~PendingWrite() = default;
+
+ExportStats PendingWrite::write(const std::function<void(uint64_t, uint64_t)>& progress) {
+  if (!state_) throw ExportError("internal error: a model written twice, or never converted");
+  // Whatever happens, the model and its weights go with this call.
+  const std::unique_ptr<State> state = std::move(state_);
+  auto written = write_model(state->model, state->streamed, state->out_path, state->force_external, progress);
+  ExportStats stats = state->stats;
+  stats.external_data = written.external;
+  stats.data_path = written.data_path;
+  stats.bytes_written = written.bytes_written;
+  return stats;
+}
+
+PendingWrite export_model_before_write(const std::string& model_path, const std::string& out_path,
+                                       const ExportOptions& given, const t2o::registry::Registry& registry) {
   if (given.progress) given.progress("signature", 0, 0);
   check_archive_bounds(model_path);  // before anything reads a record of it (the saved signature)
   const ResolvedSignature signature = resolve_signature(given, model_path);  // --input from the .pt, examples
@@ -205,7 +239,13 @@ ExportStats export_model(const std::string& model_path, const std::string& out_p
   DefaultDtypeScope default_dtype(options.default_dtype);  // the model's torch.get_default_dtype()
   start_export(out_path, options, registry);
   if (options.progress) options.progress("load", 0, 0);
-  return export_loaded(load_torchscript(model_path, options.lazy_weights, options.lazy_weights_handler), model_path, out_path, signature, registry);
+  return convert_loaded(load_torchscript(model_path, options.lazy_weights, options.lazy_weights_handler), model_path,
+                        out_path, signature, registry);
+}
+
+ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
+                         const t2o::registry::Registry& registry) {
+  return write_now(export_model_before_write(model_path, out_path, options, registry), options);
 }
 
 ExportStats export_module(const torch::jit::Module& module, const std::string& out_path, const ExportOptions& given,
@@ -225,8 +265,9 @@ ExportStats export_module(const torch::jit::Module& module, const std::string& o
   } catch (const std::exception& e) {
     throw ExportError("the module cannot be copied for export: " + error_reason(e.what()), e.what());
   }
-  return export_loaded(std::move(copy), "<module " + module.type()->name()->qualifiedName() + ">", out_path, signature,
-                       registry);
+  return write_now(convert_loaded(std::move(copy), "<module " + module.type()->name()->qualifiedName() + ">", out_path,
+                                  signature, registry),
+                   options);
 }
 
 namespace {
@@ -250,8 +291,8 @@ std::future<void> build_schema_registry_aside() {
   }
 }
 
-ExportStats export_loaded(torch::jit::Module module, const std::string& model_path, const std::string& out_path,
-                          const ResolvedSignature& signature, const t2o::registry::Registry& registry) {
+PendingWrite convert_loaded(torch::jit::Module module, const std::string& model_path, const std::string& out_path,
+                            const ResolvedSignature& signature, const t2o::registry::Registry& registry) {
   const ExportOptions& options = signature.options;
   auto phase = [&](const char* name) {
     if (options.progress) options.progress(name, 0, 0);
@@ -280,15 +321,13 @@ ExportStats export_loaded(torch::jit::Module module, const std::string& model_pa
 
   phase("check");
   finish_conversion(conv, options);
-  if (options.progress) options.progress("write", 0, 0);
-  auto written = write_model(model, conv.streamed, out_path, options.external_data, [&](uint64_t done, uint64_t total) {
-    if (options.progress) options.progress("write", done, total);
-  });
-  auto stats = conv.stats;
-  stats.external_data = written.external;
-  stats.data_path = written.data_path;
-  stats.bytes_written = written.bytes_written;
-  return stats;
+  auto state = std::make_unique<PendingWrite::State>();
+  state->model = std::move(model);
+  state->streamed = std::move(conv.streamed);
+  state->stats = conv.stats;
+  state->out_path = out_path;
+  state->force_external = options.external_data;
+  return PendingWrite(std::move(state));
 }
 
 }  // namespace

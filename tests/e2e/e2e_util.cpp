@@ -168,12 +168,14 @@ std::vector<ExportResult> export_batch(const std::vector<std::vector<std::string
   std::vector<ExportResult> results(jobs.size());
   fs::create_directories(dir);
   size_t next = 0;
+  bool alone = false;  // the next attempt runs the first unreported job by itself
   for (int attempt = 0; next < jobs.size(); ++attempt) {
     const fs::path batch = dir / ("batch_" + std::to_string(attempt) + ".txt");
     const fs::path report = dir / ("batch_" + std::to_string(attempt) + ".jsonl");
+    const size_t end = alone ? next + 1 : jobs.size();
     {
       std::ofstream out(batch);
-      for (size_t k = next; k < jobs.size(); ++k) {
+      for (size_t k = next; k < end; ++k) {
         for (size_t i = 0; i < jobs[k].size(); ++i) out << (i ? " " : "") << batch_word(jobs[k][i]);
         out << "\n";
       }
@@ -193,14 +195,25 @@ std::vector<ExportResult> export_batch(const std::vector<std::vector<std::string
     }
     next += done;
     if (next >= jobs.size()) break;
-    // The process ended before this job's report line: it crashed (or refused the whole batch) on it.
-    results[next].exit_code = -1;
-    results[next].error = "the batch process ended on this job: " + r.describe();
-    if (!r.crashed() && r.exit_code == 2 && done == 0) {
-      // A usage mistake of the batch as a whole: every remaining job fails with it.
+    const bool was_alone = alone;
+    alone = false;
+    if (was_alone && done > 0) continue;
+    // The process ended before this job's report line. A usage mistake of the batch as a whole:
+    // every remaining job fails with it.
+    if (!was_alone && !r.crashed() && r.exit_code == 2 && done == 0) {
+      results[next].exit_code = -1;
+      results[next].error = "the batch process ended on this job: " + r.describe();
       for (size_t k = next; k < jobs.size(); ++k) results[k] = results[next];
       break;
     }
+    // Otherwise it crashed. A job's line comes once its files are written, which happens while the
+    // next job converts: the crash may be the next job's. This one runs alone first.
+    if (!was_alone) {
+      alone = true;
+      continue;
+    }
+    results[next].exit_code = -1;
+    results[next].error = "the batch process ended on this job: " + r.describe();
     ++next;
   }
   return results;

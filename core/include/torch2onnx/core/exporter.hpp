@@ -277,6 +277,29 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& opti
 ExportStats export_model(const std::string& model_path, const std::string& out_path, const ExportOptions& options,
                          const t2o::registry::Registry& registry);
 
+// export_model in two steps, for a program that writes one model while it converts the next (`export
+// --batch`): export_model_before_write loads, converts and checks the model; write() then writes out_path
+// (and OUT.data) exactly as export_model would and returns the same stats, or throws as it would. write()
+// may run on another thread while this one converts the next model (it touches no other export's state);
+// write one output path at a time. Destroyed unwritten, it writes nothing.
+class PendingWrite {
+ public:
+  PendingWrite();
+  PendingWrite(PendingWrite&&) noexcept;
+  PendingWrite& operator=(PendingWrite&&) noexcept;
+  ~PendingWrite();
+  // Once. progress gets (bytes done, bytes in all) as the write goes.
+  ExportStats write(const std::function<void(uint64_t done, uint64_t total)>& progress = {});
+
+  struct State;  // the checked model and its weights (exporter.cpp)
+  explicit PendingWrite(std::unique_ptr<State> state);
+
+ private:
+  std::unique_ptr<State> state_;
+};
+PendingWrite export_model_before_write(const std::string& model_path, const std::string& out_path,
+                                       const ExportOptions& options, const t2o::registry::Registry& registry);
+
 // Converts a module already in memory (e.g. torch::jit::load'ed by the caller, or scripted in-process) to
 // out_path. The module itself is not changed: a copy sharing its weights (module.clone(true)) is frozen and
 // converted, and no step of an export writes those weights (an example run copies any it would write).
