@@ -205,9 +205,13 @@ class ExportJob {
       times_.add("write", write_seconds_);
       std::cerr << times_.line(prefix_) << std::endl;
     }
-    if (!quiet && stats.external_data)
-      std::cerr << "torch2onnx: " << prefix_ << "weights written to " << printable(stats.data_path) << " (ONNX external data)"
-                << std::endl;
+    if (!quiet && stats.external_data) {
+      std::cerr << "torch2onnx: " << prefix_ << "weights written to " << printable(stats.data_path) << " (ONNX external data";
+      if (stats.bytes_written_ahead)
+        std::cerr << "; " << (stats.bytes_written_ahead >> 20) << " of " << (stats.bytes_written >> 20)
+                  << " MiB copied while libtorch started";
+      std::cerr << ")" << std::endl;
+    }
     if (!quiet)
       std::cerr << "torch2onnx: " << prefix_ << "wrote " << printable(out) << " (opset " << conv_.options.opset << ", "
                 << stats.onnx_nodes << " nodes from " << stats.torch_nodes << " TorchScript nodes, " << stats.initializers
@@ -229,6 +233,25 @@ class ExportJob {
   t2o::core::PendingWrite pending_;
   double write_seconds_ = 0;
 };
+
+// The launcher's head start on this export's weights (weights_head_start.hpp), if it took one for this
+// model and output.
+std::shared_ptr<t2o::core::WeightsHeadStart> head_start_for(const ConversionArgs& conv) {
+  const t2o_cli_launch* launch = launch_times();
+  const t2o_weights_head_start* h = launch ? launch->head_start : nullptr;
+  if (!h || conv.model != h->model_path || conv.output != h->output_path) return nullptr;
+  auto out = std::make_shared<t2o::core::WeightsHeadStart>();
+  out->data_temp_path = h->data_temp_path;
+  out->device = h->device;
+  out->inode = h->inode;
+  out->size = h->size;
+  out->mtime_ns = h->mtime_ns;
+  for (unsigned long long k = 0; k < h->record_count; ++k)
+    out->records.push_back({h->records[3 * k], h->records[3 * k + 1], h->records[3 * k + 2]});
+  out->wait = [h] { return size_t(h->wait(h)); };
+  out->stop = [h] { h->stop(h); };
+  return out;
+}
 
 // The words of a batch line that only the command line may give: the packs are loaded once.
 bool process_wide_option(const std::string& word) {
@@ -422,6 +445,7 @@ int run_export(Args& args) {
   t2o::registry::Registry registry;
   load_conversion_plugins(registry, conv, [&](const char* phase) { times.enter(phase); });
   if (!conv.quiet) warn_refused(registry);
+  conv.options.weights_head_start = head_start_for(conv);
   ExportJob job(conv, print, times, "");
   job.convert(registry);
   job.write(/*in_background=*/false);

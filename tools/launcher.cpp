@@ -9,6 +9,7 @@
 // line as before (and answers the same help texts: help_text.cpp is compiled into both).
 #include "help_text.hpp"
 #include "launch.h"
+#include "weights_head_start.hpp"
 
 #include <torch2onnx/core/printable.hpp>
 
@@ -19,6 +20,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,7 +68,7 @@ std::string program_dir() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  t2o_cli_launch launch{monotonic_seconds(), 0};
+  t2o_cli_launch launch{monotonic_seconds(), 0, nullptr};
   // The words as the command library reads them: --verbose is global and taken out first.
   std::vector<std::string> words;
   for (int i = 1; i < argc; ++i)
@@ -82,6 +84,10 @@ int main(int argc, char** argv) {
   } else if (words.size() > 1 && is_help_flag(words[1])) {
     if (auto text = command_help(command)) return print(stdout, *text, 0);
   }
+
+  // A large export's weights start copying now, while libtorch starts (weights_head_start.hpp).
+  const std::unique_ptr<t2o::cli::WeightsHeadStart> head_start = t2o::cli::WeightsHeadStart::start(words);
+  launch.head_start = head_start ? head_start->view() : nullptr;
 
   const std::string dir = program_dir();
   if (dir.empty()) return fail(std::string("cannot find the program's own path (/proc/self/exe): ") + std::strerror(errno));

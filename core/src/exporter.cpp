@@ -210,6 +210,7 @@ struct PendingWrite::State {
   ExportStats stats;
   std::string out_path;
   bool force_external = false;
+  std::shared_ptr<WeightsHeadStart> head_start;
 };
 
 PendingWrite::PendingWrite() = default;
@@ -222,11 +223,13 @@ ExportStats PendingWrite::write(const std::function<void(uint64_t, uint64_t)>& p
   if (!state_) throw ExportError("internal error: a model written twice, or never converted");
   // Whatever happens, the model and its weights go with this call.
   const std::unique_ptr<State> state = std::move(state_);
-  auto written = write_model(state->model, state->streamed, state->out_path, state->force_external, progress);
+  auto written = write_model(state->model, state->streamed, state->out_path, state->force_external, progress,
+                             state->head_start.get());
   ExportStats stats = state->stats;
   stats.external_data = written.external;
   stats.data_path = written.data_path;
   stats.bytes_written = written.bytes_written;
+  stats.bytes_written_ahead = written.bytes_ahead;
   return stats;
 }
 
@@ -327,6 +330,7 @@ PendingWrite convert_loaded(torch::jit::Module module, const std::string& model_
   state->stats = conv.stats;
   state->out_path = out_path;
   state->force_external = options.external_data;
+  state->head_start = options.weights_head_start;
   return PendingWrite(std::move(state));
 }
 

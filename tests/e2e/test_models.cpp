@@ -2,6 +2,9 @@
 // compared with the outputs PyTorch computed from the same TorchScript file.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "e2e_util.hpp"
 
 namespace t2o_e2e {
@@ -106,6 +109,54 @@ TEST(ExternalData, ForcedForASmallModel) { export_external_and_compare("resnet18
 
 // 2.4 GB of weights: external data without being asked, weights copied from the .pt file.
 TEST(ExternalData, AutomaticAbove2GB) { export_external_and_compare("mlp_2g", {}); }
+
+// The program's head start (tools/weights_head_start.hpp): the .pt's weight records copied into
+// OUT.data while libtorch starts. What it writes is byte for byte what it writes without one
+// (T2O_NO_HEAD_START=1), whether the writer keeps the copy (every weight as the .pt has it) or not
+// (folding replaced the first one); the kept copy runs in ORT; a failed export leaves nothing.
+TEST(ExternalData, HeadStartChangesNoByte) {
+  const fs::path fx = fixture("resnet18");
+  const auto meta = read_meta(fx);
+  const fs::path out_dir = fresh_out_dir();
+  auto export_to = [&](const std::string& name, const std::vector<std::string>& extra, bool head_start) {
+    std::vector<std::string> args = {cli().string(), "export", (fx / "model.pt").string(), "-o",
+                                     (out_dir / name / "m.onnx").string(), "--external-data"};
+    if (!head_start) args.insert(args.begin(), {"/usr/bin/env", "T2O_NO_HEAD_START=1"});
+    for (const auto& spec : meta.at("cli_inputs")) {
+      args.push_back("--input");
+      args.push_back(spec.get<std::string>());
+    }
+    args.insert(args.end(), extra.begin(), extra.end());
+    fs::create_directories(out_dir / name);
+    return run(args);
+  };
+  auto bytes = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  for (const bool folded : {false, true}) {
+    const std::vector<std::string> extra = folded ? std::vector<std::string>{} : std::vector<std::string>{"--no-constant-folding"};
+    const std::string a = folded ? "folded_head" : "head", b = folded ? "folded_none" : "none";
+    const RunResult with = export_to(a, extra, true), without = export_to(b, extra, false);
+    ASSERT_EQ(with.exit_code, 0) << with.describe();
+    ASSERT_EQ(without.exit_code, 0) << without.describe();
+    // Kept only when the weights are the .pt's own: without folding, all of resnet18's records of
+    // 1 MiB or more (fc and the last layers' convolutions: 41 of 44 MiB); folded, none.
+    EXPECT_EQ(with.err.find("MiB copied while libtorch started") != std::string::npos, !folded) << with.describe();
+    EXPECT_EQ(without.err.find("copied while libtorch started"), std::string::npos) << without.describe();
+    EXPECT_EQ(list_dir(out_dir / a), (std::vector<std::string>{"m.onnx", "m.onnx.data"}));
+    EXPECT_EQ(bytes(out_dir / a / "m.onnx"), bytes(out_dir / b / "m.onnx"));
+    EXPECT_EQ(bytes(out_dir / a / "m.onnx.data"), bytes(out_dir / b / "m.onnx.data"));
+  }
+  const RunResult compared = run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(),
+                                  (out_dir / "head" / "m.onnx").string(), fx.string()});
+  EXPECT_EQ(compared.exit_code, 0) << compared.describe();
+  // An export that fails after the copy began: no output, no temporary file.
+  const RunResult failed = export_to("failed", {"--input", "float32[1,3]"}, true);
+  EXPECT_NE(failed.exit_code, 0) << failed.describe();
+  EXPECT_TRUE(list_dir(out_dir / "failed").empty()) << failed.describe();
+  if (!::testing::Test::HasFailure()) fs::remove_all(out_dir);
+}
 
 // torch.onnx's export_params=False (--no-weights): the file holds no weights; they are graph inputs
 // named after the module's attributes, and the model fed the module's state_dict by name computes what

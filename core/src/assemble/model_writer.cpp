@@ -10,8 +10,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <fcntl.h>
 #include <fstream>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
@@ -97,9 +99,13 @@ void fail_write(const std::string& path) {
 // buffers.
 class FileSink {
  public:
-  FileSink(const std::string& path, std::string shown_as) : shown_as_(std::move(shown_as)) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  // keep: the file's first bytes, already written (a head start's), are kept and writing goes on
+  // after them; 0: the file is created empty.
+  FileSink(const std::string& path, std::string shown_as, uint64_t keep = 0) : shown_as_(std::move(shown_as)) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | (keep ? 0 : O_TRUNC) | O_CLOEXEC, 0666);
     if (fd_ < 0) throw ExportError("cannot create " + path + ": " + std::strerror(errno));
+    if (keep && (::ftruncate(fd_, off_t(keep)) != 0 || ::lseek(fd_, off_t(keep), SEEK_SET) != off_t(keep)))
+      fail_write(shown_as_);
     buffer_.reserve(kBuffer);
   }
   ~FileSink() {
@@ -151,10 +157,51 @@ class FileSink {
   uint64_t written_ = 0;
 };
 
+// OUT.data's order: tensors whose bytes lie untouched in the .pt first, by their offset there (the
+// order a head start copies them in), then the others in graph order.
+std::vector<size_t> data_file_order(const std::vector<StreamedTensor>& streamed,
+                                    std::vector<std::optional<lazy_weights::FileSpan>>& spans) {
+  spans.assign(streamed.size(), std::nullopt);
+  std::vector<size_t> order(streamed.size());
+  for (size_t i = 0; i < streamed.size(); ++i) {
+    order[i] = i;
+    const at::Tensor& t = streamed[i].tensor;
+    if (t.defined() && t.nbytes()) spans[i] = lazy_weights::file_span(t.data_ptr(), t.nbytes());
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (spans[a].has_value() != spans[b].has_value()) return spans[a].has_value();
+    return spans[a] && spans[a]->offset < spans[b]->offset;
+  });
+  return order;
+}
+
+uint64_t aligned64(uint64_t offset) { return (offset + 63) / 64 * 64; }
+
+// How many of the first placements (in `order`) the head start already holds, each the same bytes
+// of the same file at the offset this writer gives it.
+size_t head_start_kept(const WeightsHeadStart& head_start, size_t copied, const std::vector<StreamedTensor>& streamed,
+                       const std::vector<size_t>& order, const std::vector<std::optional<lazy_weights::FileSpan>>& spans) {
+  uint64_t offset = 0;
+  size_t kept = 0;
+  for (; kept < order.size() && kept < copied && kept < head_start.records.size(); ++kept) {
+    const auto& span = spans[order[kept]];
+    const auto& record = head_start.records[kept];
+    if (!span || span->device != head_start.device || span->inode != head_start.inode || span->size != head_start.size ||
+        span->mtime_ns != head_start.mtime_ns)
+      break;
+    if (span->offset != record.source_offset || streamed[order[kept]].tensor.nbytes() != record.length ||
+        record.data_offset != aligned64(offset))
+      break;
+    offset = record.data_offset + record.length;
+  }
+  return kept;
+}
+
 }  // namespace
 
 WriteResult write_model(onnx::ModelProto& skeleton, std::vector<StreamedTensor>& streamed, const std::string& out_path,
-                        bool force_external, const std::function<void(uint64_t, uint64_t)>& progress) {
+                        bool force_external, const std::function<void(uint64_t, uint64_t)>& progress,
+                        const WeightsHeadStart* head_start) {
   WriteResult result;
   uint64_t weight_bytes = 0;
   for (const auto& s : streamed) weight_bytes += s.tensor.nbytes();
@@ -171,10 +218,27 @@ WriteResult write_model(onnx::ModelProto& skeleton, std::vector<StreamedTensor>&
     TempFile data_tmp(result.data_path);
     std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> placed;  // name -> offset, length
     {
-      FileSink data(data_tmp.path(), result.data_path);
+      std::vector<std::optional<lazy_weights::FileSpan>> spans;
+      const std::vector<size_t> order = data_file_order(streamed, spans);
+      // The head start's copy into this temporary file ends before anything here writes to it.
+      size_t kept = 0;
       uint64_t offset = 0;
+      if (head_start && head_start->data_temp_path == data_tmp.path()) {
+        const size_t copied = head_start->wait ? head_start->wait() : 0;
+        kept = head_start_kept(*head_start, copied, streamed, order, spans);
+        for (size_t k = 0; k < kept; ++k) {
+          const auto& record = head_start->records[k];
+          placed[streamed[order[k]].name] = {record.data_offset, record.length};
+          offset = record.data_offset + record.length;
+          result.bytes_ahead += record.length;
+          streamed[order[k]].tensor = at::Tensor();
+        }
+        report(offset);
+      }
+      FileSink data(data_tmp.path(), result.data_path, offset);
       static const char zeros[64] = {0};
-      for (auto& s : streamed) {
+      for (size_t i = kept; i < order.size(); ++i) {
+        auto& s = streamed[order[i]];
         uint64_t pad = (64 - offset % 64) % 64;
         data.put(zeros, pad);
         offset += pad;
@@ -219,6 +283,7 @@ WriteResult write_model(onnx::ModelProto& skeleton, std::vector<StreamedTensor>&
     return result;
   }
 
+  if (head_start && head_start->stop) head_start->stop();  // the weights go inline: not used
   // Inline: one protobuf, written field by field so the weights go straight from the tensors to the
   // file. Protobuf parsers accept fields in any order, so the streamed initializers follow the rest
   // of the graph.

@@ -6,6 +6,8 @@
 #include <ATen/core/Tensor.h>
 #include <onnx/onnx_pb.h>
 
+#include "torch2onnx/core/exporter.hpp"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -33,13 +35,18 @@ struct WriteResult {
   bool external = false;
   std::string data_path;  // with external data
   uint64_t bytes_written = 0;
+  uint64_t bytes_ahead = 0;  // of those, the head start's
 };
 
 // Writes skeleton + streamed tensors to out_path (and out_path + ".data" with external data), each
 // through a temporary file renamed into place: no partial file is ever left. `progress` gets the
-// bytes written so far and the total.
+// bytes written so far and the total. In OUT.data, tensors whose bytes lie untouched in the .pt come
+// first, in the .pt's order, then the rest in graph order (64-byte aligned): the layout a head start
+// (the program's copy made while libtorch started) already has; its leading records that match are
+// kept as they are.
 WriteResult write_model(onnx::ModelProto& skeleton, std::vector<StreamedTensor>& streamed, const std::string& out_path,
-                        bool force_external, const std::function<void(uint64_t, uint64_t)>& progress);
+                        bool force_external, const std::function<void(uint64_t, uint64_t)>& progress,
+                        const WeightsHeadStart* head_start = nullptr);
 
 }  // namespace t2o::core
 

@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <functional>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace t2o::core::lazy_weights {
@@ -466,6 +467,29 @@ void settle(const torch::jit::Module& module) {
   // Unreached pending records are read now; the handler's stay lazy (it fills them on first touch).
   for (auto& [base, region] : pending)
     if (region->state.load(std::memory_order_acquire) == kPending) read_record(*region);
+}
+
+std::optional<FileSpan> file_span(const void* data, size_t n) {
+  const char* p = static_cast<const char*>(data);
+  if (!n) return std::nullopt;
+  const Region* r = find_region(p, kMapped);
+  if (r) {
+    if (p + n > r->base + r->bytes || written_since_mapped(p, n)) return std::nullopt;
+  } else {
+    r = find_region(p, kLazy);
+    if (!r || p + n > r->base + r->bytes) return std::nullopt;
+    for (size_t i = size_t(p - r->base) / kChunk, last = (size_t(p - r->base) + n - 1) / kChunk; i <= last; ++i)
+      if (r->chunks[i].load(std::memory_order_acquire) != kUnread) return std::nullopt;
+  }
+  struct stat st;
+  if (fstat(r->file->fd, &st) != 0) return std::nullopt;
+  FileSpan span;
+  span.device = uint64_t(st.st_dev);
+  span.inode = uint64_t(st.st_ino);
+  span.size = uint64_t(st.st_size);
+  span.mtime_ns = uint64_t(st.st_mtim.tv_sec) * 1000000000ull + uint64_t(st.st_mtim.tv_nsec);
+  span.offset = r->file_offset + uint64_t(p - r->base);
+  return span;
 }
 
 bool write_bytes(int out_fd, const void* data, size_t n) {

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace torch::jit {
@@ -67,6 +68,15 @@ void settle(const torch::jit::Module& module);
 
 // True when lazy loading is on (T2O_EAGER_WEIGHTS unset or 0).
 bool enabled();
+
+// Where the n bytes at p are in their TorchScript file, when write_bytes would copy every one of
+// them file-to-file (a mapped record nothing wrote, or unread chunks of a handler's region): the
+// file as fstat(2) sees it and the offset. Otherwise (memory, or partly read or written) nothing.
+struct FileSpan {
+  uint64_t device = 0, inode = 0, size = 0, mtime_ns = 0;  // the file
+  uint64_t offset = 0;                                      // of the first byte
+};
+std::optional<FileSpan> file_span(const void* p, size_t n);
 
 // Writes n bytes at p to out_fd (at its current position). Bytes of lazy regions that nothing has
 // read, and of mapped records nothing has written, go file-to-file; the rest from memory. Returns false on a write error (errno set).

@@ -112,6 +112,22 @@ enum class TrainingMode {
 TrainingMode parse_training_mode(const std::string& text);
 const char* training_mode_name(TrainingMode mode);  // "eval", "preserve", "train"
 
+// The torch2onnx program's head start on a large export's weights (tools/weights_head_start.hpp): the
+// .pt's weight records, copied in archive order (64-byte aligned from offset 0) into OUT.data's temporary
+// file while libtorch starts. The writer keeps the leading records that match its own layout and
+// writes the rest; the file's identity and each record's place are checked, so a head start never
+// changes what is written.
+struct WeightsHeadStart {
+  std::string data_temp_path;                       // OUT.data.tmp.<pid>: the writer's own temporary name
+  uint64_t device = 0, inode = 0, size = 0, mtime_ns = 0;  // the .pt as the copy saw it
+  struct Record {
+    uint64_t source_offset = 0, length = 0, data_offset = 0;
+  };
+  std::vector<Record> records;
+  std::function<size_t()> wait;  // ends the copy: how many leading records it copied whole
+  std::function<void()> stop;    // stops the copy early (the writer will not use it)
+};
+
 struct ExportOptions {
   int64_t opset = kDefaultOpset;
   std::vector<InputSpec> inputs;
@@ -120,6 +136,7 @@ struct ExportOptions {
   std::vector<DynamicAxes> dynamic_axes;
   OperatorExportType operator_export_type = OperatorExportType::Onnx;
   bool external_data = false;  // weights in OUT.data even below 2 GB (above, always)
+  std::shared_ptr<WeightsHeadStart> weights_head_start;  // set by the torch2onnx program only
   // Called as phases advance: ("signature"|"kernel-libraries"|"custom-ops", the start-up work before
   // the model loads, then "load"|"prepare"|"run"|"convert"|"check"|"write", done, total).
   std::function<void(const std::string& phase, uint64_t done, uint64_t total)> progress;
@@ -237,10 +254,11 @@ struct ExportStats {
   size_t onnx_nodes = 0;
   size_t initializers = 0;
   size_t initializer_bytes = 0;
-  size_t fallback_nodes = 0;
+  size_t fallback_nodes = 0;  // ops emitted by --operator-export-type aten-fallback/fallthrough
   bool external_data = false;
   std::string data_path;
-  uint64_t bytes_written = 0;  // ops emitted by --operator-export-type aten-fallback/fallthrough
+  uint64_t bytes_written = 0;
+  uint64_t bytes_written_ahead = 0;  // of those, copied by the program's head start (WeightsHeadStart)
 };
 
 // One kind of op that cannot be converted, as `torch2onnx check` reports it.
