@@ -89,7 +89,7 @@ std::unique_ptr<WeightsHeadStart> WeightsHeadStart::start(const std::vector<std:
   try {
     core::zip::File file(model);
     unsigned long long at = 0, total = 0;
-    std::vector<core::zip::Member> members = core::zip::read_members(file, {1u << 20, 100, 1u << 20});
+    std::vector<core::zip::Member> members = core::zip::read_members(file, core::ArchiveBounds{});
     std::sort(members.begin(), members.end(),
               [](const core::zip::Member& a, const core::zip::Member& b) { return a.data_offset < b.data_offset; });
     for (const auto& m : members) {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -274,6 +275,11 @@ std::vector<std::string> list_dir(const fs::path& dir) {
   for (const auto& e : fs::directory_iterator(dir, ec)) v.push_back(e.path().filename().string());
   std::sort(v.begin(), v.end());
   return v;
+}
+
+std::string file_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 }  // namespace t2o_e2e

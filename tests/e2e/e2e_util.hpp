@@ -72,5 +72,6 @@ std::vector<CompareResult> compare_batch(const std::vector<std::pair<fs::path, f
 // Lines of a text, without the trailing newline ("" -> no lines).
 std::vector<std::string> lines(const std::string& text);
 std::vector<std::string> list_dir(const fs::path& dir);  // entry names, sorted
+std::string file_bytes(const fs::path& p);              // the whole file ("" if unreadable)
 
 }  // namespace t2o_e2e

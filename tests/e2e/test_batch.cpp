@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <iterator>
 
 namespace {
 
@@ -15,11 +14,6 @@ using namespace t2o_e2e;
 const std::string kInput = "float32[1,3,32,32]";
 
 std::string model() { return (source_dir() / "examples" / "tiny_cnn" / "tiny_cnn.pt").string(); }
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // The position of the first line of `text` that contains `part`, or npos.
 size_t line_with(const std::string& text, const std::string& part) {
@@ -31,7 +25,7 @@ size_t line_with(const std::string& text, const std::string& part) {
 
 std::vector<nlohmann::json> report_entries(const fs::path& p) {
   std::vector<nlohmann::json> out;
-  for (const auto& l : lines(read_file(p))) out.push_back(nlohmann::json::parse(l));
+  for (const auto& l : lines(file_bytes(p))) out.push_back(nlohmann::json::parse(l));
   return out;
 }
 
@@ -71,7 +65,7 @@ TEST(Batch, EachJobReportedInOrderAndWrittenAsAloneWhateverFailsAroundIt) {
 
   // The report: one entry per job, in order.
   const auto entries = report_entries(report);
-  ASSERT_EQ(entries.size(), 4u) << read_file(report);
+  ASSERT_EQ(entries.size(), 4u) << file_bytes(report);
   const std::vector<std::string> status = {"ok", "failed", "failed", "ok"};
   for (size_t k = 0; k < 4; ++k) {
     EXPECT_EQ(entries[k].at("line"), int(k + 1)) << entries[k];
@@ -97,10 +91,10 @@ TEST(Batch, EachJobReportedInOrderAndWrittenAsAloneWhateverFailsAroundIt) {
     const RunResult single = run(argv);
     ASSERT_EQ(single.exit_code, 0) << single.describe();
   }
-  EXPECT_EQ(read_file(out / "a.onnx"), read_file(alone / "a.onnx"));
-  EXPECT_EQ(read_file(out / "a.onnx.data"), read_file(alone / "a.onnx.data"));
-  EXPECT_FALSE(read_file(out / "a.onnx.data").empty());
-  EXPECT_EQ(read_file(out / "d.onnx"), read_file(alone / "d.onnx"));
+  EXPECT_EQ(file_bytes(out / "a.onnx"), file_bytes(alone / "a.onnx"));
+  EXPECT_EQ(file_bytes(out / "a.onnx.data"), file_bytes(alone / "a.onnx.data"));
+  EXPECT_FALSE(file_bytes(out / "a.onnx.data").empty());
+  EXPECT_EQ(file_bytes(out / "d.onnx"), file_bytes(alone / "d.onnx"));
 }
 
 }  // namespace

@@ -2,9 +2,6 @@
 // compared with the outputs PyTorch computed from the same TorchScript file.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
-
 #include "e2e_util.hpp"
 
 namespace t2o_e2e {
@@ -130,10 +127,6 @@ TEST(ExternalData, HeadStartChangesNoByte) {
     fs::create_directories(out_dir / name);
     return run(args);
   };
-  auto bytes = [](const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  };
   for (const bool folded : {false, true}) {
     const std::vector<std::string> extra = folded ? std::vector<std::string>{} : std::vector<std::string>{"--no-constant-folding"};
     const std::string a = folded ? "folded_head" : "head", b = folded ? "folded_none" : "none";
@@ -145,8 +138,8 @@ TEST(ExternalData, HeadStartChangesNoByte) {
     EXPECT_EQ(with.err.find("MiB copied while libtorch started") != std::string::npos, !folded) << with.describe();
     EXPECT_EQ(without.err.find("copied while libtorch started"), std::string::npos) << without.describe();
     EXPECT_EQ(list_dir(out_dir / a), (std::vector<std::string>{"m.onnx", "m.onnx.data"}));
-    EXPECT_EQ(bytes(out_dir / a / "m.onnx"), bytes(out_dir / b / "m.onnx"));
-    EXPECT_EQ(bytes(out_dir / a / "m.onnx.data"), bytes(out_dir / b / "m.onnx.data"));
+    EXPECT_EQ(file_bytes(out_dir / a / "m.onnx"), file_bytes(out_dir / b / "m.onnx"));
+    EXPECT_EQ(file_bytes(out_dir / a / "m.onnx.data"), file_bytes(out_dir / b / "m.onnx.data"));
   }
   const RunResult compared = run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(),
                                   (out_dir / "head" / "m.onnx").string(), fx.string()});

@@ -107,8 +107,7 @@ TEST(AbiRules, AttributeArraysAreReadWithThePacksStride) {
   const RunResult r = run(argv);
   ASSERT_FALSE(r.crashed()) << r.describe();
   ASSERT_EQ(r.exit_code, 0) << r.describe();
-  std::ifstream in(out, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = file_bytes(out);
   EXPECT_NE(bytes.find("HardSigmoid"), std::string::npos);
   // AttributeProto: name "alpha"/"beta", then f (field 2, fixed32) = 0.25f / 0.75f.
   const float alpha = 0.25f, beta = 0.75f;

@@ -29,6 +29,7 @@ namespace {
 using zip::File;
 using zip::le;
 using zip::Member;
+using zip::read_members;
 using zip::Refusal;
 using zip::refuse;
 using zip::shown_name;
@@ -36,10 +37,6 @@ using zip::shown_name;
 std::string lower(std::string s) {
   for (char& c : s) c = (char)std::tolower((unsigned char)c);
   return s;
-}
-
-std::vector<Member> read_members(File& file, const ArchiveBounds& bounds) {
-  return zip::read_members(file, {bounds.max_entries, bounds.max_deflate_ratio, bounds.min_ratio_checked_bytes});
 }
 
 // A member's bytes: stored ones as they are, deflated ones inflated into a buffer of the size the

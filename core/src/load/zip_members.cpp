@@ -19,7 +19,7 @@ uint64_t le(const unsigned char* p, int n) {
   return v;
 }
 
-std::vector<Member> read_members(File& file, const Limits& bounds) {
+std::vector<Member> read_members(File& file, const ArchiveBounds& bounds) {
   const uint64_t size = file.size();
   if (size < 22) refuse("shorter than a zip's end record");
   const uint64_t tail_len = std::min<uint64_t>(size, 22 + 65535);

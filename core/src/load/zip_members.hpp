@@ -3,6 +3,8 @@
 // .pt's weight records before libtorch has started (tools/weights_head_start.cpp).
 #pragma once
 
+#include "load/archive_bounds.hpp"
+
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -56,15 +58,10 @@ struct Member {
   uint64_t compressed = 0, uncompressed = 0, local_offset = 0, data_offset = 0;
 };
 
-struct Limits {
-  uint64_t max_entries;
-  uint64_t max_deflate_ratio;        // uncompressed / compressed of a compressed member ...
-  uint64_t min_ratio_checked_bytes;  // ... that expands beyond this
-};
-
 // The central directory, each entry checked against the file: sizes, the local header and the data
-// inside the file; stored members' two sizes equal; deflated members within the ratio. Refuses
+// inside the file; stored members' two sizes equal; deflated members within the ratio; at most
+// bounds.max_entries of them. Refuses
 // (throws Refusal) what does not hold.
-std::vector<Member> read_members(File& file, const Limits& limits);
+std::vector<Member> read_members(File& file, const ArchiveBounds& bounds);
 
 }  // namespace t2o::core::zip
