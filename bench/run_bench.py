@@ -212,6 +212,13 @@ def child_theirs(pt_path, out_path, opset, specs_json):
 GNU_TIME = "/usr/bin/time"
 
 
+def settle():
+    """Writes back what earlier runs left dirty in the page cache, untimed, before each timed run (both
+    sides, and each copy floor sample): otherwise a run pays for the previous run's 2.5 GB of
+    writeback, and which side pays depends on the order of the runs."""
+    os.sync()
+
+
 def run_measured(cmd, log_prefix, timeout):
     """Run cmd; return (rc, wall_s, peak_rss_kib, stdout, stderr, cpu_s) of that child alone.
 
@@ -228,6 +235,7 @@ def run_measured(cmd, log_prefix, timeout):
     full = ([GNU_TIME, "-f", "%M", "-o", rss_file, "--"] + cmd) if use_time else cmd
     out_f = open(log_prefix + ".out", "w+b")
     err_f = open(log_prefix + ".err", "w+b")
+    settle()
     t0 = time.perf_counter()
     p = subprocess.Popen(full, stdout=out_f, stderr=err_f, stdin=subprocess.DEVNULL,
                          start_new_session=True)
@@ -401,11 +409,14 @@ def export_seconds(stdout):
     return None
 
 
-def embed_runs(cmd, a, out_dir, log_prefix, report):
-    """N fresh embed_export processes: (their export_seconds, their peak RSS KiB, the first failure or None)."""
+def embed_runs(cmd, a, out_dir, log_prefix, report, before=None):
+    """N fresh embed_export processes: (their export_seconds, their peak RSS KiB, the first failure or None).
+    before() is called before each (a copy floor sample)."""
     times, rss_kib = [], []
     for i in range(a.repeat):
         fresh_dir(out_dir)
+        if before:
+            before()
         rc, wall, rss, so, se, cpu = run_measured(cmd, log_prefix, a.timeout)
         t = export_seconds(so)
         if rc != 0 or t is None:
@@ -429,20 +440,29 @@ def bench_model(name, a, log):
            "param_bytes": meta["param_bytes"], "buffer_bytes": meta["buffer_bytes"],
            "pt_bytes": os.path.getsize(pt)}
 
-    # (c) floor: copy the .pt bytes, after one warm read
+    # (c) floor: copy the .pt bytes, after one warm read. On a VM the same copy takes 1 s or 9 s from one
+    # minute to the next (how recently the host freed the pages it writes into), so besides N samples up
+    # front, a sample is taken right before each of our CLI and library runs, under the same conditions:
+    # copy_floor_s is the best of all of them, and each of our runs is also reported against the sample
+    # taken just before it.
     with open(pt, "rb") as f:
         while f.read(1 << 24):
             pass
     dst = os.path.join(wd, "copy_floor.tmp")
-    best = None
-    for _ in range(a.repeat):
+    floors = []
+
+    def floor_sample():
+        settle()
         t0 = time.perf_counter()
         shutil.copyfile(pt, dst)
-        dt = time.perf_counter() - t0
-        best = dt if best is None else min(best, dt)
+        floors.append(time.perf_counter() - t0)
         os.remove(dst)
-    res["copy_floor_s"] = best
-    log("[%s] copy floor %.4f s" % (name, best))
+        return floors[-1]
+
+    for _ in range(a.repeat):
+        floor_sample()
+    log("[%s] copy floor %.4f s (best of %s s)" % (name, min(floors), ", ".join("%.3f" % f for f in floors)))
+    res["copy_floor_samples"] = floors
 
     # (a) ours
     if not a.skip_ours:
@@ -454,6 +474,7 @@ def bench_model(name, a, log):
             ours["error"] = "CLI not found: " + a.cli
         for i in range(a.repeat if "error" not in ours else 0):
             fresh_dir(od)
+            ours.setdefault("floor_before", []).append(floor_sample())
             rc, wall, rss, so, se, cpu = run_measured(cmd, os.path.join(logs, name + ".ours"), a.timeout)
             out = os.path.join(od, "model.onnx")
             if rc != 0 or not os.path.exists(out):
@@ -466,7 +487,8 @@ def bench_model(name, a, log):
             ours["times"].append(wall)
             ours.setdefault("cpu_times", []).append(cpu)
             ours["rss_kib"].append(rss)
-            log("[%s] ours run %d: %.3f s, %.0f MiB" % (name, i + 1, wall, rss / 1024.0))
+            log("[%s] ours run %d: %.3f s, %.0f MiB (copy floor just before: %.3f s)"
+                % (name, i + 1, wall, rss / 1024.0, ours["floor_before"][-1]))
         if ours["times"] and "error" not in ours:
             ours["ok"] = True
             ours["best_s"] = min(ours["times"])
@@ -505,10 +527,13 @@ def bench_model(name, a, log):
         # default): time of the call and the process's peak RSS.
         ip["file_times"], ip["file_rss_kib"] = [], []
         if "error" not in ip:
+            ip["file_floor_before"] = []
             ip["file_times"], ip["file_rss_kib"], err = embed_runs(
                 cmd + ["--file"], a, od, os.path.join(logs, name + ".library"),
-                lambda i, t, wall, rss: log("[%s] ours library (file) run %d: export_model %.3f s, %.0f MiB"
-                                            % (name, i + 1, t, rss / 1024.0)))
+                lambda i, t, wall, rss: log("[%s] ours library (file) run %d: export_model %.3f s, %.0f MiB "
+                                            "(copy floor just before: %.3f s)"
+                                            % (name, i + 1, t, rss / 1024.0, ip["file_floor_before"][i])),
+                before=lambda: ip["file_floor_before"].append(floor_sample()))
             if err:
                 ip["file_error"] = err
                 log("[%s] ours library (file) FAILED: %s" % (name, err))
@@ -516,6 +541,20 @@ def bench_model(name, a, log):
             ip["file_best_s"] = min(ip["file_times"])
             ip["file_peak_rss_kib"] = max(ip["file_rss_kib"])
         res["ours_inproc"] = ip
+
+    # Ours against the copy floor, for a model whose weights are most of the work (over 1 GiB): best
+    # against best (of every sample), and each run against the sample taken just before it (their median).
+    res["copy_floor_s"] = min(floors)
+    for label, times, before in (("CLI", res.get("ours", {}).get("times"), res.get("ours", {}).get("floor_before")),
+                                 ("library", res.get("ours_inproc", {}).get("file_times"),
+                                  res.get("ours_inproc", {}).get("file_floor_before"))):
+        if not times or res["pt_bytes"] < (1 << 30):
+            continue
+        pairs = sorted(t / f for t, f in zip(times, before))
+        res.setdefault("vs_copy_floor", {})[label] = {"best": min(times) / min(floors),
+                                                      "paired_median": pairs[len(pairs) // 2]}
+        log("[%s] %s vs copy floor: best %.3f / %.3f s = %.2fx; each run against the floor just before it: %s"
+            % (name, label, min(times), min(floors), min(times) / min(floors), ", ".join("%.2fx" % p for p in pairs)))
 
     # (b) theirs
     if not a.skip_theirs:

@@ -209,7 +209,7 @@ class ExportJob {
       std::cerr << "torch2onnx: " << prefix_ << "weights written to " << printable(stats.data_path) << " (ONNX external data";
       if (stats.bytes_written_ahead)
         std::cerr << "; " << (stats.bytes_written_ahead >> 20) << " of " << (stats.bytes_written >> 20)
-                  << " MiB copied while libtorch started";
+                  << " MiB copied ahead of the write";
       std::cerr << ")" << std::endl;
     }
     if (!quiet)

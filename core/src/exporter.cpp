@@ -9,6 +9,7 @@
 #include "load/kernel_libraries.hpp"
 #include "load/model_loader.hpp"
 #include "assemble/model_writer.hpp"
+#include "assemble/weights_copy_ahead.hpp"
 #include "prepare/passes.hpp"
 #include "convert/session.hpp"
 #include "convert/walk.hpp"
@@ -194,6 +195,25 @@ void start_export(const std::string& out_path, const ExportOptions& options, con
 PendingWrite convert_loaded(torch::jit::Module module, const std::string& model_label, const std::string& out_path,
                             const ResolvedSignature& signature, const t2o::registry::Registry& registry);
 
+// export_model's own head start on weights bound for OUT.data (assemble/weights_copy_ahead.hpp): the
+// writer's view of it, which owns the copy until the write is done; null when none applies.
+std::shared_ptr<WeightsHeadStart> copy_weights_ahead(const std::string& model_path, const std::string& out_path,
+                                                     bool external_data) {
+  std::shared_ptr<WeightsCopyAhead> copy = WeightsCopyAhead::start(model_path, out_path, external_data);
+  if (!copy) return nullptr;
+  auto view = std::make_shared<WeightsHeadStart>();
+  view->data_temp_path = copy->data_temp_path();
+  view->device = copy->device;
+  view->inode = copy->inode;
+  view->size = copy->size;
+  view->mtime_ns = copy->mtime_ns;
+  const auto& r = copy->records();
+  for (size_t k = 0; k + 2 < r.size(); k += 3) view->records.push_back({r[k], r[k + 1], r[k + 2]});
+  view->wait = [copy] { return copy->wait(); };
+  view->stop = [copy] { copy->stop(); };
+  return view;
+}
+
 // The write, as export_model and export_module report it: phase "write", then bytes done.
 ExportStats write_now(PendingWrite pending, const ExportOptions& options) {
   if (options.progress) options.progress("write", 0, 0);
@@ -237,8 +257,11 @@ PendingWrite export_model_before_write(const std::string& model_path, const std:
                                        const ExportOptions& given, const t2o::registry::Registry& registry) {
   if (given.progress) given.progress("signature", 0, 0);
   check_archive_bounds(model_path);  // before anything reads a record of it (the saved signature)
-  const ResolvedSignature signature = resolve_signature(given, model_path);  // --input from the .pt, examples
+  ResolvedSignature signature = resolve_signature(given, model_path);  // --input from the .pt, examples
   const ExportOptions& options = signature.options;
+  // Weights bound for OUT.data start on their way now, unless the program started them already.
+  if (!options.weights_head_start && options.lazy_weights && options.export_params)
+    signature.options.weights_head_start = copy_weights_ahead(model_path, out_path, options.external_data);
   DefaultDtypeScope default_dtype(options.default_dtype);  // the model's torch.get_default_dtype()
   start_export(out_path, options, registry);
   if (options.progress) options.progress("load", 0, 0);

@@ -135,8 +135,8 @@ TEST(ExternalData, HeadStartChangesNoByte) {
     ASSERT_EQ(without.exit_code, 0) << without.describe();
     // Kept only when the weights are the .pt's own: without folding, all of resnet18's records of
     // 1 MiB or more (fc and the last layers' convolutions: 41 of 44 MiB); folded, none.
-    EXPECT_EQ(with.err.find("MiB copied while libtorch started") != std::string::npos, !folded) << with.describe();
-    EXPECT_EQ(without.err.find("copied while libtorch started"), std::string::npos) << without.describe();
+    EXPECT_EQ(with.err.find("MiB copied ahead of the write") != std::string::npos, !folded) << with.describe();
+    EXPECT_EQ(without.err.find("copied ahead of the write"), std::string::npos) << without.describe();
     EXPECT_EQ(list_dir(out_dir / a), (std::vector<std::string>{"m.onnx", "m.onnx.data"}));
     EXPECT_EQ(file_bytes(out_dir / a / "m.onnx"), file_bytes(out_dir / b / "m.onnx"));
     EXPECT_EQ(file_bytes(out_dir / a / "m.onnx.data"), file_bytes(out_dir / b / "m.onnx.data"));

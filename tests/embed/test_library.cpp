@@ -247,4 +247,37 @@ TEST(Library, LazyWeightsInstallNoHandlerByDefault) {
   EXPECT_EQ(fs::file_size(dir / "eager.onnx"), fs::file_size(dir / "lazy.onnx"));
 }
 
+// export_model's own head start on weights bound for OUT.data (core/src/assemble/weights_copy_ahead.hpp):
+// the .pt's weight record is copied into OUT.data while the model loads and converts, and kept. The
+// files are byte for byte those written without it (T2O_NO_HEAD_START=1); an export that fails after
+// the copy began leaves neither output nor temporary file.
+TEST(Library, ExportModelCopiesWeightsAheadChangingNoByte) {
+  if (const char* eager = std::getenv("T2O_EAGER_WEIGHTS"); eager && *eager && std::string(eager) != "0")
+    GTEST_SKIP() << "T2O_EAGER_WEIGHTS is set";
+  const fs::path dir = work_dir();
+  const fs::path model = dir / "large.pt";
+  tiny_module(1 << 19).save(model.string());  // one 2 MiB record: above the 1 MiB the copy takes
+  auto options = options_for("float32[2,524288]");
+  options.external_data = true;
+  for (const char* name : {"ahead", "plain", "failed"}) fs::create_directories(dir / name);
+  const auto ahead = t2o::export_model(model.string(), (dir / "ahead" / "m.onnx").string(), options, packs());
+  EXPECT_TRUE(ahead.external_data);
+  EXPECT_EQ(ahead.bytes_written_ahead, uint64_t(1) << 21);
+  ::setenv("T2O_NO_HEAD_START", "1", 1);
+  const auto plain = t2o::export_model(model.string(), (dir / "plain" / "m.onnx").string(), options, packs());
+  ::unsetenv("T2O_NO_HEAD_START");
+  EXPECT_EQ(plain.bytes_written_ahead, 0u);
+  auto bytes = [](const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  for (const char* file : {"m.onnx", "m.onnx.data"})
+    EXPECT_TRUE(bytes(dir / "ahead" / file) == bytes(dir / "plain" / file)) << file;
+  // The example run fails (x cannot broadcast with w) after the copy began.
+  auto bad = options_for("float32[2,3]");
+  bad.external_data = true;
+  EXPECT_THROW(t2o::export_model(model.string(), (dir / "failed" / "m.onnx").string(), bad, packs()), t2o::ExportError);
+  EXPECT_TRUE(fs::is_empty(dir / "failed"));
+}
+
 }  // namespace

@@ -112,9 +112,10 @@ enum class TrainingMode {
 TrainingMode parse_training_mode(const std::string& text);
 const char* training_mode_name(TrainingMode mode);  // "eval", "preserve", "train"
 
-// The torch2onnx program's head start on a large export's weights (tools/weights_head_start.hpp): the
-// .pt's weight records, copied in archive order (64-byte aligned from offset 0) into OUT.data's temporary
-// file while libtorch starts. The writer keeps the leading records that match its own layout and
+// A head start on a large export's weights (core/src/assemble/weights_copy_ahead.hpp): the .pt's weight
+// records, copied in archive order (64-byte aligned from offset 0) into OUT.data's temporary file while
+// libtorch starts (the torch2onnx program) or the model loads and converts (export_model takes its own
+// when none is given, weights go to OUT.data and lazy_weights is on). The writer keeps the leading records that match its own layout and
 // writes the rest; the file's identity and each record's place are checked, so a head start never
 // changes what is written.
 struct WeightsHeadStart {
@@ -136,7 +137,7 @@ struct ExportOptions {
   std::vector<DynamicAxes> dynamic_axes;
   OperatorExportType operator_export_type = OperatorExportType::Onnx;
   bool external_data = false;  // weights in OUT.data even below 2 GB (above, always)
-  std::shared_ptr<WeightsHeadStart> weights_head_start;  // set by the torch2onnx program only
+  std::shared_ptr<WeightsHeadStart> weights_head_start;  // set by the torch2onnx program
   // Called as phases advance: ("signature"|"kernel-libraries"|"custom-ops", the start-up work before
   // the model loads, then "load"|"prepare"|"run"|"convert"|"check"|"write", done, total).
   std::function<void(const std::string& phase, uint64_t done, uint64_t total)> progress;
@@ -258,7 +259,7 @@ struct ExportStats {
   bool external_data = false;
   std::string data_path;
   uint64_t bytes_written = 0;
-  uint64_t bytes_written_ahead = 0;  // of those, copied by the program's head start (WeightsHeadStart)
+  uint64_t bytes_written_ahead = 0;  // of those, kept from the copy made ahead of the write (WeightsHeadStart)
 };
 
 // One kind of op that cannot be converted, as `torch2onnx check` reports it.
