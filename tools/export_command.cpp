@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <future>
@@ -253,6 +254,14 @@ std::shared_ptr<t2o::core::WeightsHeadStart> head_start_for(const ConversionArgs
   return out;
 }
 
+// Whether two paths name the same file, whether or not it exists yet ("a.onnx" and "./a.onnx").
+bool same_path(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  std::error_code ea, eb;
+  const std::filesystem::path ca = std::filesystem::weakly_canonical(a, ea), cb = std::filesystem::weakly_canonical(b, eb);
+  return !ea && !eb && ca == cb;
+}
+
 // The words of a batch line that only the command line may give: the packs are loaded once.
 bool process_wide_option(const std::string& word) {
   for (const char* name : {"--plugin-path", "--enable-pack", "--batch", "--batch-report"}) {
@@ -372,8 +381,12 @@ int run_batch(const ConversionArgs& shared, bool print, const std::string& batch
       if (conv.model.empty()) throw UsageError("no model given (MODEL.pt -o OUT.onnx [options])");
       if (conv.output.empty()) throw UsageError("no output given (-o OUT.onnx)");
       e->entry["output"] = conv.output;
-      // A job that reads what the previous one is writing waits for it.
-      if (in_flight && (conv.model == in_flight->conv.output || conv.model == in_flight->conv.output + ".data"))
+      // A job that reads what the previous one is writing, or writes where it writes, waits for it: its
+      // own head start on OUT.data (core/src/assemble/weights_copy_ahead.hpp) would fill the same
+      // temporary file while the previous write is still in it.
+      if (in_flight && (same_path(conv.model, in_flight->conv.output) ||
+                        same_path(conv.model, in_flight->conv.output + ".data") ||
+                        same_path(conv.output, in_flight->conv.output)))
         finish_previous();
       e->job = std::make_unique<ExportJob>(conv, job_print, e->times, e->prefix, finish_previous);
       e->job->convert(registry);
