@@ -46,6 +46,12 @@ t2o::ExportOptions options_for(const std::string& input) {
   return options;
 }
 
+// A whole file's bytes.
+std::string file_bytes(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
 void (*segv_handler())(int) {
   struct sigaction current {};
   sigaction(SIGSEGV, nullptr, &current);
@@ -151,8 +157,7 @@ TEST(Library, ReplacesAnExistingOutputWhole) {
   fs::create_hard_link(out, other);
   auto module = tiny_module();
   t2o::export_module(module, out.string(), options_for("float32[2,4]"), packs());
-  std::ifstream old(other);
-  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(old), {}), "old contents");
+  EXPECT_EQ(file_bytes(other), "old contents");
   EXPECT_GT(fs::file_size(out), fs::file_size(other));
   EXPECT_EQ(fs::hard_link_count(out), 1u);
   std::set<std::string> names;
@@ -237,9 +242,7 @@ TEST(Library, LazyWeightsInstallNoHandlerByDefault) {
   options.lazy_weights = false;
   t2o::export_model(model.string(), (dir / "eager.onnx").string(), options, packs());
   EXPECT_EQ(segv_handler(), before);
-  std::ifstream mapped(dir / "mapped.onnx", std::ios::binary), eager(dir / "eager.onnx", std::ios::binary);
-  EXPECT_TRUE(std::string(std::istreambuf_iterator<char>(mapped), {}) ==
-              std::string(std::istreambuf_iterator<char>(eager), {}));
+  EXPECT_TRUE(file_bytes(dir / "mapped.onnx") == file_bytes(dir / "eager.onnx"));
   options.lazy_weights = true;
   options.lazy_weights_handler = true;
   t2o::export_model(model.string(), (dir / "lazy.onnx").string(), options, packs());
@@ -267,12 +270,8 @@ TEST(Library, ExportModelCopiesWeightsAheadChangingNoByte) {
   const auto plain = t2o::export_model(model.string(), (dir / "plain" / "m.onnx").string(), options, packs());
   ::unsetenv("T2O_NO_HEAD_START");
   EXPECT_EQ(plain.bytes_written_ahead, 0u);
-  auto bytes = [](const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-  };
   for (const char* file : {"m.onnx", "m.onnx.data"})
-    EXPECT_TRUE(bytes(dir / "ahead" / file) == bytes(dir / "plain" / file)) << file;
+    EXPECT_TRUE(file_bytes(dir / "ahead" / file) == file_bytes(dir / "plain" / file)) << file;
   // The example run fails (x cannot broadcast with w) after the copy began.
   auto bad = options_for("float32[2,3]");
   bad.external_data = true;
