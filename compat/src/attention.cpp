@@ -156,6 +156,7 @@ at::Tensor sdpa_meta(const at::Tensor& query, const at::Tensor& key, const at::T
 }  // namespace
 }  // namespace t2o_compat
 
+#if T2O_TORCH_LACKS(2, 0)  // scaled_dot_product_attention: PyTorch 2.0
 TORCH_LIBRARY_FRAGMENT(aten, m) {
   m.def("scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, "
         "float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor");
@@ -171,3 +172,4 @@ TORCH_LIBRARY_IMPL(aten, Meta, m) { m.impl("scaled_dot_product_attention", TORCH
 TORCH_LIBRARY_IMPL(aten, AutogradMeta, m) {
   m.impl("scaled_dot_product_attention", torch::CppFunction::makeFallthrough());
 }
+#endif

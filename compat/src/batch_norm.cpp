@@ -67,13 +67,20 @@ Four no_update(const at::Tensor& input, const c10::optional<at::Tensor>& weight,
 }  // namespace
 }  // namespace t2o_compat
 
+// PyTorch 2.0 added _native_batch_norm_legit (+ .no_stats), 2.1 _native_batch_norm_legit_no_training,
+// 2.3 _batch_norm_with_update and _batch_norm_no_update.
+#if T2O_TORCH_LACKS(2, 3)
 TORCH_LIBRARY_FRAGMENT(aten, m) {
+#if T2O_TORCH_LACKS(2, 0)
   m.def("_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, "
         "Tensor(b!) running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)");
   m.def("_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, "
         "float momentum, float eps) -> (Tensor, Tensor, Tensor)");
+#endif
+#if T2O_TORCH_LACKS(2, 1)
   m.def("_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
         "Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)");
+#endif
   m.def("_batch_norm_with_update(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, "
         "Tensor(b!) running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)");
   m.def("_batch_norm_no_update(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
@@ -81,9 +88,14 @@ TORCH_LIBRARY_FRAGMENT(aten, m) {
 }
 
 TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
+#if T2O_TORCH_LACKS(2, 0)
   m.impl("_native_batch_norm_legit", TORCH_FN(t2o_compat::legit));
   m.impl("_native_batch_norm_legit.no_stats", TORCH_FN(t2o_compat::legit_no_stats));
+#endif
+#if T2O_TORCH_LACKS(2, 1)
   m.impl("_native_batch_norm_legit_no_training", TORCH_FN(t2o_compat::legit_no_training));
+#endif
   m.impl("_batch_norm_with_update", TORCH_FN(t2o_compat::with_update));
   m.impl("_batch_norm_no_update", TORCH_FN(t2o_compat::no_update));
 }
+#endif

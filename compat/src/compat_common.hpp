@@ -10,6 +10,12 @@
 // a separate Meta kernel giving the output's shape, and a fallthrough for AutogradMeta: libtorch
 // 1.13 has no autograd fallback for the Meta device (a CPU-only kernel would never see a meta
 // tensor), and a composite kernel would take meta tensors before the Meta kernel.
+//
+// Against a newer libtorch (the same source tree builds against libtorch 1.13 and 2.14), each op is
+// registered only where the libtorch built against lacks it: registrations are gated with
+// T2O_TORCH_LACKS(major, minor), the PyTorch release that added the op (docs/guide/pytorch2.md's
+// table). Against 2.6 and later nothing is registered here but script_ops.cpp's operators missing
+// from the JIT's table (checked when the library loads); the kernels are compiled either way.
 #pragma once
 
 #include <ATen/ATen.h>
@@ -17,6 +23,12 @@
 #include <ATen/core/stack.h>
 #include <c10/util/Exception.h>
 #include <torch/library.h>
+#include <torch/version.h>
+
+// Whether the libtorch this library is built against predates PyTorch release MAJOR.MINOR, so lacks
+// the ops it added.
+#define T2O_TORCH_LACKS(major, minor) \
+  (TORCH_VERSION_MAJOR < (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR < (minor)))
 
 #include <vector>
 

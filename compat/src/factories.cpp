@@ -39,6 +39,7 @@ void empty_permuted_boxed(const c10::OperatorHandle&, torch::jit::Stack* stack) 
 }  // namespace
 }  // namespace t2o_compat
 
+#if T2O_TORCH_LACKS(2, 1)  // empty_permuted: PyTorch 2.1
 TORCH_LIBRARY_FRAGMENT(aten, m) {
   m.def("empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, "
         "Device? device=None, bool? pin_memory=None) -> Tensor");
@@ -49,3 +50,4 @@ TORCH_LIBRARY_FRAGMENT(aten, m) {
 TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
   m.impl("empty_permuted", torch::CppFunction::makeFromBoxedFunction<&t2o_compat::empty_permuted_boxed>());
 }
+#endif

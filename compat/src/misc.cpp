@@ -49,14 +49,20 @@ void reshape_copy_boxed(const c10::OperatorHandle&, torch::jit::Stack* stack) {
 }  // namespace
 }  // namespace t2o_compat
 
+// PyTorch 2.0 added _prelu_kernel, 2.1 _assert_async.msg and _reshape_copy.
+#if T2O_TORCH_LACKS(2, 1)
 TORCH_LIBRARY_FRAGMENT(aten, m) {
+#if T2O_TORCH_LACKS(2, 0)
   m.def("_prelu_kernel(Tensor self, Tensor weight) -> Tensor");
+#endif
   m.def("_assert_async.msg(Tensor self, str assert_msg) -> ()");
   m.def("_reshape_copy(Tensor self, SymInt[] size) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
+#if T2O_TORCH_LACKS(2, 0)
   m.impl("_prelu_kernel", TORCH_FN(t2o_compat::prelu_kernel));
+#endif
   m.impl("_reshape_copy", torch::CppFunction::makeFromBoxedFunction<&t2o_compat::reshape_copy_boxed>());
 }
 
@@ -64,10 +70,15 @@ TORCH_LIBRARY_IMPL(aten, CPU, m) { m.impl("_assert_async.msg", TORCH_FN(t2o_comp
 
 TORCH_LIBRARY_IMPL(aten, Meta, m) {
   m.impl("_assert_async.msg", TORCH_FN(t2o_compat::assert_async_msg_meta));
+#if T2O_TORCH_LACKS(2, 0)
   m.impl("_prelu_kernel", TORCH_FN(t2o_compat::prelu_kernel_meta));
+#endif
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradMeta, m) {
   m.impl("_assert_async.msg", torch::CppFunction::makeFallthrough());
+#if T2O_TORCH_LACKS(2, 0)
   m.impl("_prelu_kernel", torch::CppFunction::makeFallthrough());
+#endif
 }
+#endif

@@ -25,6 +25,7 @@ at::Tensor nonzero_static_meta(const at::Tensor& self, int64_t size, int64_t) {
 }  // namespace
 }  // namespace t2o_compat
 
+#if T2O_TORCH_LACKS(2, 1)  // nonzero_static: PyTorch 2.1
 TORCH_LIBRARY_FRAGMENT(aten, m) { m.def("nonzero_static(Tensor self, *, int size, int fill_value=-1) -> Tensor"); }
 
 TORCH_LIBRARY_IMPL(aten, CPU, m) { m.impl("nonzero_static", TORCH_FN(t2o_compat::nonzero_static)); }
@@ -32,3 +33,4 @@ TORCH_LIBRARY_IMPL(aten, CPU, m) { m.impl("nonzero_static", TORCH_FN(t2o_compat:
 TORCH_LIBRARY_IMPL(aten, Meta, m) { m.impl("nonzero_static", TORCH_FN(t2o_compat::nonzero_static_meta)); }
 
 TORCH_LIBRARY_IMPL(aten, AutogradMeta, m) { m.impl("nonzero_static", torch::CppFunction::makeFallthrough()); }
+#endif

@@ -40,6 +40,7 @@ at::Tensor pad_sequence(at::TensorList sequences, bool batch_first, double paddi
 }  // namespace
 }  // namespace t2o_compat
 
+#if T2O_TORCH_LACKS(2, 5)  // pad_sequence with padding_side: PyTorch 2.5
 TORCH_LIBRARY_FRAGMENT(aten, m) {
   m.def("pad_sequence.t2o_padding_side(Tensor[] sequences, bool batch_first=False, float padding_value=0., "
         "str padding_side=\"right\") -> Tensor");
@@ -48,3 +49,4 @@ TORCH_LIBRARY_FRAGMENT(aten, m) {
 TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
   m.impl("pad_sequence.t2o_padding_side", TORCH_FN(t2o_compat::pad_sequence));
 }
+#endif

@@ -76,6 +76,7 @@ T2O_RANGE_OVERLOADS(logspace, true, T2O_COMMA double base, base)
 }  // namespace
 }  // namespace t2o_compat
 
+#if T2O_TORCH_LACKS(2, 1)  // the Tensor overloads of linspace/logspace: PyTorch 2.1
 TORCH_LIBRARY_FRAGMENT(aten, m) {
   const char* factory = "*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor";
   for (const char* o : {"Tensor_Tensor(Tensor start, Tensor end", "Tensor_Scalar(Tensor start, Scalar end",
@@ -108,3 +109,4 @@ TORCH_LIBRARY_IMPL(aten, AutogradMeta, m) {
                            "logspace.Tensor_Tensor", "logspace.Tensor_Scalar", "logspace.Scalar_Tensor"})
     m.impl(name, torch::CppFunction::makeFallthrough());
 }
+#endif

@@ -48,16 +48,23 @@ at::Tensor is_any_true(const at::Tensor& self) {
 }  // namespace
 }  // namespace t2o_compat
 
+// PyTorch 2.1 added _is_all_true/_is_any_true, 2.2 all.dims/any.dims.
+#if T2O_TORCH_LACKS(2, 2)
 TORCH_LIBRARY_FRAGMENT(aten, m) {
   m.def("all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor");
   m.def("any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor");
+#if T2O_TORCH_LACKS(2, 1)
   m.def("_is_all_true(Tensor self) -> Tensor");
   m.def("_is_any_true(Tensor self) -> Tensor");
+#endif
 }
 
 TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
   m.impl("all.dims", TORCH_FN(t2o_compat::reduce_dims<true>));
   m.impl("any.dims", TORCH_FN(t2o_compat::reduce_dims<false>));
+#if T2O_TORCH_LACKS(2, 1)
   m.impl("_is_all_true", TORCH_FN(t2o_compat::is_all_true));
   m.impl("_is_any_true", TORCH_FN(t2o_compat::is_any_true));
+#endif
 }
+#endif

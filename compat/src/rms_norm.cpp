@@ -62,6 +62,7 @@ void rms_norm_boxed(const c10::OperatorHandle&, torch::jit::Stack* stack) {
 }  // namespace
 }  // namespace t2o_compat
 
+#if T2O_TORCH_LACKS(2, 4)  // rms_norm: PyTorch 2.4
 TORCH_LIBRARY_FRAGMENT(aten, m) {
   m.def("rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor");
 }
@@ -69,3 +70,4 @@ TORCH_LIBRARY_FRAGMENT(aten, m) {
 TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
   m.impl("rms_norm", torch::CppFunction::makeFromBoxedFunction<&t2o_compat::rms_norm_boxed>());
 }
+#endif

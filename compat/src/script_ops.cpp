@@ -15,6 +15,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/autocast_mode.h>
 #include <torch/csrc/jit/runtime/custom_operator.h>
+#include <torch/csrc/jit/runtime/operator.h>
 
 namespace t2o_compat {
 namespace {
@@ -35,7 +36,16 @@ at::Generator make_generator(c10::optional<c10::Device> device, c10::optional<in
   return seed ? at::detail::createCPUGenerator(uint64_t(*seed)) : at::detail::createCPUGenerator();
 }
 
-torch::jit::RegisterOperators registered({
+// The operators of `ops` the JIT's table does not have yet: against a libtorch that has them (2.6 and
+// later has every one), its own stay and ours are left out.
+std::vector<c10::optional<Operator>> missing(std::vector<Operator> ops) {
+  std::vector<c10::optional<Operator>> out;
+  for (auto& op : ops)
+    if (!torch::jit::findOperatorFor(op.schema().operator_name())) out.push_back(std::move(op));
+  return out;
+}
+
+torch::jit::RegisterOperators registered(missing({
     Operator("prim::nbytes(Tensor a) -> int",
              [](Stack& s) { s.emplace_back(int64_t(pop(s).toTensor().nbytes())); }, kFromSchema),
     Operator("prim::itemsize(Tensor a) -> int",
@@ -88,7 +98,7 @@ torch::jit::RegisterOperators registered({
                s.emplace_back(at::autocast::get_lower_precision_fp_from_device_type(device.type()));
              },
              kFromSchema),
-});
+}));
 
 }  // namespace
 }  // namespace t2o_compat

@@ -24,6 +24,7 @@ at::Tensor safe_softmax_meta(const at::Tensor& self, int64_t dim, c10::optional<
 
 }  // namespace t2o_compat
 
+#if T2O_TORCH_LACKS(2, 5)  // _safe_softmax: PyTorch 2.5
 TORCH_LIBRARY_FRAGMENT(aten, m) { m.def("_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"); }
 
 TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
@@ -33,3 +34,4 @@ TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
 TORCH_LIBRARY_IMPL(aten, Meta, m) { m.impl("_safe_softmax", TORCH_FN(t2o_compat::safe_softmax_meta)); }
 
 TORCH_LIBRARY_IMPL(aten, AutogradMeta, m) { m.impl("_safe_softmax", torch::CppFunction::makeFallthrough()); }
+#endif

@@ -37,6 +37,7 @@ at::Tensor squeeze_copy_dims(const at::Tensor& self, at::IntArrayRef dim) {
 }  // namespace
 }  // namespace t2o_compat
 
+#if T2O_TORCH_LACKS(2, 0)  // squeeze.dims: PyTorch 2.0
 TORCH_LIBRARY_FRAGMENT(aten, m) {
   m.def("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)");
   m.def("squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)");
@@ -48,3 +49,4 @@ TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
   m.impl("squeeze_.dims", TORCH_FN(t2o_compat::squeeze_dims_));
   m.impl("squeeze_copy.dims", TORCH_FN(t2o_compat::squeeze_copy_dims));
 }
+#endif

@@ -75,6 +75,7 @@ std::tuple<at::Tensor, at::Tensor> var_std_mean(const at::Tensor& self, at::Opti
 }  // namespace
 }  // namespace t2o_compat
 
+#if T2O_TORCH_LACKS(2, 0)  // var/std with a Scalar correction: PyTorch 2.0
 TORCH_LIBRARY_FRAGMENT(aten, m) {
   m.def("var.t2o_scalar_correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor");
   m.def("std.t2o_scalar_correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor");
@@ -90,3 +91,4 @@ TORCH_LIBRARY_IMPL(aten, CompositeImplicitAutograd, m) {
   m.impl("var_mean.t2o_scalar_correction", TORCH_FN(t2o_compat::var_std_mean<false>));
   m.impl("std_mean.t2o_scalar_correction", TORCH_FN(t2o_compat::var_std_mean<true>));
 }
+#endif

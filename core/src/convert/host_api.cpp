@@ -1,6 +1,7 @@
 // The host side of the C ABI: the function table symbolics call. Every function catches everything:
 // no exception crosses the boundary; failures become a status plus a message on the context.
 #include "common/deferred_tensors.hpp"
+#include "common/onnx_compat.hpp"
 #include "convert/session.hpp"
 #include "convert/walk.hpp"
 #include "convert/onnx_types.hpp"
@@ -36,21 +37,17 @@ t2o_status check_handle(t2o_ctx* ctx, t2o_value v) {
 }
 
 // ONNX 1.12's NodeProto has no metadata_props (ONNX 1.16 added it as field 9, a repeated
-// StringStringEntryProto): the entry is written as that field among the node's unknown fields, so the
-// serialized node is what a newer ONNX writes and newer readers (ONNX Runtime, onnx >= 1.16) see it.
+// StringStringEntryProto): common/onnx_compat.hpp writes the entry as that field among the node's
+// unknown fields there, so the serialized node is what a newer ONNX writes and newer readers (ONNX
+// Runtime, onnx >= 1.16) see it; with a newer ONNX, in the field itself.
 void add_node_metadata(Session& s, t2o_value node_output, const std::string& key, const std::string& value) {
-  constexpr int kNodeMetadataPropsField = 9;
   const std::string& name = s.values.rec(node_output).onnx;
   onnx::GraphProto& graph = s.graph.current();
   for (int i = graph.node_size() - 1; i >= 0; --i) {
     onnx::NodeProto* node = graph.mutable_node(i);
     for (const auto& out : node->output()) {
       if (out != name) continue;
-      onnx::StringStringEntryProto entry;
-      entry.set_key(key);
-      entry.set_value(value);
-      node->GetReflection()->MutableUnknownFields(node)->AddLengthDelimited(kNodeMetadataPropsField,
-                                                                           entry.SerializeAsString());
+      onnx_compat::add_node_metadata_prop(*node, key, value);
       return;
     }
   }

@@ -1,5 +1,7 @@
 #include "load/lazy_weights.hpp"
 
+#include "common/torch_compat.hpp"
+
 #include <c10/core/CPUAllocator.h>
 #include <torch/csrc/jit/api/function_impl.h>
 #include <torch/script.h>
@@ -183,10 +185,11 @@ void release_pointer(void* p) {
 
 // The process-wide CPU allocator: libtorch's own, except for large allocations made on a thread
 // inside LoadScope, which get a region of their own.
-class LazyAllocator final : public c10::Allocator {
+// (torch_compat::Allocator: allocate() in the form of the libtorch built against.)
+class LazyAllocator final : public torch_compat::Allocator {
  public:
   explicit LazyAllocator(c10::Allocator* base) : base_(base) {}
-  c10::DataPtr allocate(size_t n) const override {
+  c10::DataPtr allocate_bytes(size_t n) const override {
     if (!t_loading || n < kMinLazyBytes) return base_->allocate(n);
     int slot = g_region_count.load(std::memory_order_relaxed);
     if (slot >= kMaxRegions) return base_->allocate(n);

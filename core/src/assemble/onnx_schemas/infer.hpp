@@ -2,6 +2,8 @@
 #ifndef TORCH2ONNX_CORE_ONNX_SCHEMAS_INFER_HPP
 #define TORCH2ONNX_CORE_ONNX_SCHEMAS_INFER_HPP
 
+#include "common/onnx_compat.hpp"
+
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
 
@@ -30,7 +32,8 @@ inline OpSchema onnx_schema(const char* name, int since, const char* file, int l
 #define T2O_SCHEMA(name, since) ::t2o::core::onnx_schemas::onnx_schema(name, since, __FILE__, __LINE__)
 
 // Element types as ONNX 1.12 can name them (the specs' float8/int4/float4 types have no TensorProto
-// enum value in 1.12, so no model this exporter writes can use them).
+// enum value in 1.12, so no model this exporter writes can use them). ONNX's own lists are named
+// differently in 1.12 and later releases: common/onnx_compat.hpp.
 inline std::vector<std::string> float_types() {
   return {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 }
@@ -38,7 +41,7 @@ inline std::vector<std::string> integer_types() {
   return {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
           "tensor(int8)",  "tensor(int16)",  "tensor(int32)",  "tensor(int64)"};
 }
-inline std::vector<std::string> all_types() { return OpSchema::all_tensor_types_with_bfloat(); }
+inline std::vector<std::string> all_types() { return onnx_compat::all_tensor_types_with_bfloat(); }
 inline std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;

@@ -49,7 +49,7 @@ void reduce_inference(InferenceContext& ctx) {
   }
 }
 
-std::vector<std::string> reduction_types() { return OpSchema::numeric_types_for_math_reduction_with_bfloat(); }
+std::vector<std::string> reduction_types() { return onnx_compat::numeric_types_for_math_reduction_with_bfloat(); }
 std::vector<std::string> max_min_types() {
   return concat(reduction_types(), {"tensor(uint8)", "tensor(int8)"});
 }

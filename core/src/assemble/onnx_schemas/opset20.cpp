@@ -113,7 +113,7 @@ void opset20_schemas(std::vector<OpSchema>& out) {
     out.push_back(std::move(s));
   }
 
-  auto with_bool = concat(OpSchema::numeric_types_for_math_reduction_with_bfloat(),
+  auto with_bool = concat(onnx_compat::numeric_types_for_math_reduction_with_bfloat(),
                           {"tensor(uint8)", "tensor(int8)", "tensor(bool)"});
   out.push_back(reduce_schema("ReduceMax", 20, with_bool, __FILE__, __LINE__));
   out.push_back(reduce_schema("ReduceMin", 20, with_bool, __FILE__, __LINE__));

@@ -92,7 +92,7 @@ OpSchema attention_schema(int since, const char* file, int line) {
       .Output(3, "qk_matmul_output", "scores (see qk_matmul_output_mode)", "T1", kOptional)
       .TypeConstraint("T1", float_types(), "Q and K")
       .TypeConstraint("T2", float_types(), "V")
-      .TypeConstraint("U", concat(OpSchema::all_numeric_types_with_bfloat(), {"tensor(bool)"}), "the mask")
+      .TypeConstraint("U", concat(onnx_compat::all_numeric_types_with_bfloat(), {"tensor(bool)"}), "the mask")
       .TypeAndShapeInferenceFunction(attention_inference);
   return s;
 }

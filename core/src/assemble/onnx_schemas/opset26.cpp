@@ -11,7 +11,7 @@ void opset26_schemas(std::vector<OpSchema>& out) {
       .Input(0, "x", "input", "T")
       .Input(1, "axis", "0-D axis", "T2")
       .Output(0, "y", "x's shape", "T")
-      .TypeConstraint("T", OpSchema::numeric_types_for_math_reduction_with_bfloat(), "numeric tensors")
+      .TypeConstraint("T", onnx_compat::numeric_types_for_math_reduction_with_bfloat(), "numeric tensors")
       .TypeConstraint("T2", {"tensor(int32)", "tensor(int64)"}, "the axis")
       .TypeAndShapeInferenceFunction([](InferenceContext& ctx) {
         if (rank_of(ctx, 1) > 0) fail_shape_inference("CumProd: axis must be 0-D");

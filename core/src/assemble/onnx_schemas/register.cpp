@@ -1,5 +1,8 @@
-// Registers the post-17 schemas into ONNX 1.12's registry, after widening the default domain's
-// version range (1.12 refuses schemas above 17 otherwise).
+// Registers the post-17 schemas the ONNX library in use lacks into its registry, after widening the
+// default domain's version range to opset 26 where it ends lower (ONNX refuses schemas above its last
+// opset otherwise). ONNX 1.12 lacks all of them; a newer ONNX has its own schemas of the opsets it
+// knows (1.20: up to 25), which are kept: ours are registered only for the (op, since_version) pairs
+// ONNX has no schema of.
 #include "schemas.hpp"
 
 #include <algorithm>
@@ -26,7 +29,7 @@ void register_post17_schemas() {
   std::call_once(once, [] {
     // Make ONNX load its own schemas first, so that ours are checked against them (no duplicates).
     (void)onnx::OpSchemaRegistry::Schema("Add", "");
-    // 1.12 offers no setter for an existing domain's range; the singleton is not a const object,
+    // ONNX offers no setter for an existing domain's range; the singleton is not a const object,
     // so writing through Map()'s reference is well defined.
     auto& ranges = const_cast<std::unordered_map<std::string, std::pair<int, int>>&>(
         onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map());
@@ -39,6 +42,10 @@ void register_post17_schemas() {
     for (auto& schema : all) {
       const std::string name = schema.Name();
       const int since = schema.SinceVersion();
+      // ONNX's own schema of this version, when it has one, wins (and registering ours beside it would
+      // be a duplicate).
+      const onnx::OpSchema* own = onnx::OpSchemaRegistry::Schema(name, since, "");
+      if (own && own->SinceVersion() == since) continue;
       // Prints to stderr and returns (without registering) if ONNX rejects the schema: verify below.
       onnx::OpSchemaRegistry::OpSchemaRegisterOnce once_registered(schema);
       const onnx::OpSchema* found = onnx::OpSchemaRegistry::Schema(name, since, "");

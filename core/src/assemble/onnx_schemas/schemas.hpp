@@ -2,7 +2,8 @@
 // ONNX 1.12's schema registry so that its checker and shape inference verify the ops the packs
 // emit above opset 17. Only the ops and versions the packs (or other helpers' symbolics) emit are
 // here; every other op is verified against the newest schema ONNX 1.12 has (check.cpp decides when
-// that is still the same form).
+// that is still the same form). A newer ONNX (1.20: opsets up to 25) has its own schemas of the
+// opsets it knows: only the (op, version) pairs it lacks are registered (register.cpp).
 #ifndef TORCH2ONNX_CORE_ONNX_SCHEMAS_SCHEMAS_HPP
 #define TORCH2ONNX_CORE_ONNX_SCHEMAS_SCHEMAS_HPP
 
@@ -22,7 +23,8 @@ struct SchemaId {
 // Registers every schema below (once; thread-safe). Throws std::runtime_error if ONNX refused one.
 void register_post17_schemas();
 
-// The (op, since_version) pairs register_post17_schemas() adds, in registration order.
+// The (op, since_version) pairs register_post17_schemas() adds, in registration order: those the
+// ONNX library in use has no schema of (with ONNX 1.12, every one of opsets 18-26 below).
 const std::vector<SchemaId>& post17_schemas();
 
 // One file per opset: each appends its schemas to `out`.
