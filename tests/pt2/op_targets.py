@@ -34,7 +34,10 @@ def graphs(g):
 def main(argv):
     root = argv[1] if len(argv) > 1 else os.path.join(HERE, "fixtures")
     out = ["# Node targets in the programs of tests/pt2/fixtures (tests/pt2/op_targets.py):",
-           "# per PyTorch version and IR: target, nodes, programs using it."]
+           "# first every target with the version/IR sets it occurs in, then per PyTorch version and IR:",
+           "# target, nodes, programs using it."]
+    sections = []
+    where = collections.defaultdict(list)
     for version in sorted(os.listdir(root), key=lambda v: [int(x) for x in v.replace("torch", "").split(".")]):
         index = json.load(open(os.path.join(root, version, "index.json")))
         by_ir = collections.defaultdict(lambda: (collections.Counter(), collections.Counter()))
@@ -54,11 +57,17 @@ def main(argv):
                 progs[t] += 1
         for ir in sorted(by_ir):
             nodes, progs = by_ir[ir]
-            out.append("")
-            out.append(f"## {version} (torch {index['torch']}), IR {ir}: {programs[ir]} programs, "
-                       f"{len(nodes)} distinct targets")
+            sections.append("")
+            sections.append(f"## {version} (torch {index['torch']}), IR {ir}: {programs[ir]} programs, "
+                            f"{len(nodes)} distinct targets")
             for t in sorted(nodes):
-                out.append(f"{t}\t{nodes[t]}\t{progs[t]}")
+                sections.append(f"{t}\t{nodes[t]}\t{progs[t]}")
+                where[t].append(f"{version.replace('torch', '')}/{ir}")
+    out.append("")
+    out.append(f"## all versions and IRs: {len(where)} distinct targets")
+    for t in sorted(where):
+        out.append(f"{t}\t{' '.join(where[t])}")
+    out += sections
     print("\n".join(out))
     return 0
 
