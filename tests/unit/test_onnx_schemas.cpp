@@ -105,12 +105,17 @@ TEST(OnnxSchemas, EachRegisteredSchemaMatchesTheSpec) {
   for (const auto& s : table) in_table.insert({s.op, s.since});
   std::set<std::pair<std::string, int>> registered;
   for (const auto& id : onnx_schemas::post17_schemas()) registered.insert({id.op, id.since_version});
-  EXPECT_EQ(registered, in_table) << "the table and the registered schemas list different (op, version) pairs";
+  // ONNX 1.12 has none of these: every pair is registered by us. A newer ONNX has its own schemas of
+  // the opsets it knows (1.20: up to 25), which stay: only the pairs it lacks are ours, and only ours
+  // are held to the table's form.
+  for (const auto& id : registered)
+    EXPECT_TRUE(in_table.count(id)) << id.first << "-" << id.second << " is registered but not in the table";
   for (const auto& spec : table) {
     SCOPED_TRACE(spec.op + "-" + std::to_string(spec.since));
     const onnx::OpSchema* s = onnx::OpSchemaRegistry::Schema(spec.op, spec.since, "");
     ASSERT_NE(s, nullptr);
     EXPECT_EQ(s->SinceVersion(), spec.since);
+    if (!registered.count({spec.op, spec.since})) continue;  // ONNX's own schema
     EXPECT_EQ(s->min_input(), spec.min_inputs);
     EXPECT_EQ(s->max_input(), spec.max_inputs);
     EXPECT_EQ(s->min_output(), spec.min_outputs);
