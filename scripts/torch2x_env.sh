@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# A PyTorch 2.x environment for torch2onnx's PyTorch-2 fixtures and probes: a minimal Debian 13
-# ("trixie") root built with debootstrap, with Debian 13's python3-torch (2.6), python3-torchvision
-# (0.21), python3-onnx and python3-numpy installed in it. The root lives outside the repository.
+# A PyTorch 2.x environment for torch2onnx's PyTorch-2 fixtures and probes: a minimal Debian root
+# built with debootstrap, with that release's python3-torch, python3-torchvision, python3-onnx and
+# python3-numpy installed in it. The root lives outside the repository. Two releases are used:
+#   trixie (default): Debian 13, PyTorch 2.6, torchvision 0.21
+#   sid (T2O_TORCH2X_SUITE=sid): Debian sid, PyTorch 2.14, torchvision 0.27 (its Release files are
+#                     past their Valid-Until date on the mirror: apt in the root does not check it)
 #
 #   bash scripts/torch2x_env.sh [build]        build the root or complete it (idempotent), print versions
 #   bash scripts/torch2x_env.sh versions       print torch / torchvision / onnx / numpy versions
@@ -19,7 +22,9 @@
 # unmounted on exit in any case, so concurrent runs do not disturb each other.
 #
 # Environment:
-#   T2O_TORCH2X_ROOT    the root's directory (default $HOME/.cache/torch2onnx/trixie-root)
+#   T2O_TORCH2X_SUITE   trixie (default) or sid
+#   T2O_TORCH2X_ROOT    the root's directory (default $HOME/.cache/torch2onnx/SUITE-root)
+#   T2O_TORCH2X_PACKAGES more Debian packages to install in the root (space-separated)
 #   T2O_TORCH2X_MIRROR  Debian mirror (default: the URIs of the main Debian suite in the host's apt
 #                       sources: /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list)
 #   T2O_HEAVY           a command prefix for the CPU-heavy steps (package installation, Python runs),
@@ -31,9 +36,12 @@ set -euo pipefail
 
 SELF=$(readlink -f "${BASH_SOURCE[0]}")
 REPO=$(cd "$(dirname "$SELF")/.." && pwd -P)
-ROOTDIR=${T2O_TORCH2X_ROOT:-$HOME/.cache/torch2onnx/trixie-root}
-SUITE=trixie
+SUITE=${T2O_TORCH2X_SUITE:-trixie}
+case "$SUITE" in trixie|sid) ;; *) printf 'torch2x_env.sh: T2O_TORCH2X_SUITE is trixie or sid, not %s\n' "$SUITE" >&2; exit 1 ;; esac
+ROOTDIR=${T2O_TORCH2X_ROOT:-$HOME/.cache/torch2onnx/$SUITE-root}
 PACKAGES=(python3-torch python3-torchvision python3-onnx python3-numpy)
+# shellcheck disable=SC2206
+[ -z "${T2O_TORCH2X_PACKAGES:-}" ] || PACKAGES+=($T2O_TORCH2X_PACKAGES)
 HEAVY=${T2O_HEAVY:-}
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'torch2x_env.sh: %s\n' "$*" >&2; exit 1; }
@@ -158,8 +166,10 @@ cmd_build() {
   fi
   # apt in the root: the same mirror, deb822 sources, no recommends; no Valid-Until check (a
   # snapshot mirror's Release files may have expired).
-  printf 'Types: deb\nURIs: %s\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-    "$mirror" "$SUITE" "$SUITE" >"$ROOTDIR/etc/apt/sources.list.d/debian.sources"
+  local suites="$SUITE $SUITE-updates"
+  [ "$SUITE" != sid ] || suites=sid  # sid has no -updates
+  printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+    "$mirror" "$suites" >"$ROOTDIR/etc/apt/sources.list.d/debian.sources"
   [ ! -s "$ROOTDIR/etc/apt/sources.list" ] || : >"$ROOTDIR/etc/apt/sources.list"
   printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\nAcquire::Check-Valid-Until "false";\n' \
     >"$ROOTDIR/etc/apt/apt.conf.d/90torch2onnx"

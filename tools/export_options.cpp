@@ -60,6 +60,8 @@ bool parse_conversion_option(Args& args, ConversionArgs& conv) {
     options.output_names = split_commas(value);
   } else if (args.option("--dynamic-axes", value)) {
     options.dynamic_axes.push_back(as_usage([&] { return t2o::core::parse_dynamic_axes(value); }));
+  } else if (args.option("--model", value)) {
+    options.program_name = value;
   } else if (args.option("--example-inputs", value)) {
     options.example_inputs_dir = value;
   } else if (args.option("--input-range", value)) {

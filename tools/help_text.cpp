@@ -42,7 +42,7 @@ std::string conversion_options_help() {
     " (default " + std::to_string(kDefaultOpset) + "; fully validated up to " + std::to_string(kMaxValidatedOpset) +
     ")\n"
     "  --input SPEC             each forward() argument, in order (not needed for a .pt saved by\n"
-    "                           torch2onnx.save). SPEC is one of:\n"
+    "                           torch2onnx.save, nor for a .pt2 program, which records them). SPEC is:\n"
     "                             TYPE[DIMS]      a tensor: float32[1,3,224,224], int64[2,16]; int64[] is 0-d\n"
     "                             (SPEC,...)      a tuple or list argument, nested freely: one graph input\n"
     "                                             per tensor inside, e.g. '(float32[1,3,20],float32[1,3,20])'\n"
@@ -52,6 +52,7 @@ std::string conversion_options_help() {
     "                           For an int/float/bool argument of a scripted model, int64[], float32[]\n"
     "                           or bool[] makes it a 0-d graph input whose value may change at run\n"
     "                           time. Trailing arguments with defaults may be left out\n"
+    "  --model NAME             which program of a .pt2 archive holding several (default: the only one)\n"
     "  --example-inputs DIR     values for the example run: one .npy or ONNX TensorProto .pb file per\n"
     "                           graph input (the flattened tensors), in name order; without --input\n"
     "                           their dtypes and shapes give the specs\n"

@@ -4,6 +4,7 @@
 #include "assemble/assembly.hpp"
 #include "signature/default_dtype.hpp"
 #include "signature/example_inputs.hpp"
+#include "signature/program_signature.hpp"
 #include "run/example_run.hpp"
 #include "load/archive_bounds.hpp"
 #include "load/kernel_libraries.hpp"
@@ -253,9 +254,25 @@ ExportStats PendingWrite::write(const std::function<void(uint64_t, uint64_t)>& p
   return stats;
 }
 
+namespace {
+
+// The second entrance: an exported program (.pt2). The kernel libraries load first: the program's
+// ops are looked up in libtorch (and the compatibility library) as its graph is built.
+PendingWrite export_program_before_write(const std::string& model_path, const std::string& out_path,
+                                         const ExportOptions& given, const t2o::registry::Registry& registry) {
+  DefaultDtypeScope default_dtype(given.default_dtype);
+  start_export(out_path, given, registry);
+  if (given.progress) given.progress("load", 0, 0);
+  OpenedProgram program = open_exported_program(model_path, given);
+  return convert_loaded(std::move(program.module), model_path, out_path, program.signature, registry);
+}
+
+}  // namespace
+
 PendingWrite export_model_before_write(const std::string& model_path, const std::string& out_path,
                                        const ExportOptions& given, const t2o::registry::Registry& registry) {
   if (given.progress) given.progress("signature", 0, 0);
+  if (is_exported_program_file(model_path)) return export_program_before_write(model_path, out_path, given, registry);
   check_archive_bounds(model_path);  // before anything reads a record of it (the saved signature)
   ResolvedSignature signature = resolve_signature(given, model_path);  // --input from the .pt, examples
   const ExportOptions& options = signature.options;
@@ -361,20 +378,46 @@ PendingWrite convert_loaded(torch::jit::Module module, const std::string& model_
 
 CheckReport check_model(const std::string& model_path, const ExportOptions& given,
                         const t2o::registry::Registry& registry) {
-  check_archive_bounds(model_path);  // before anything reads a record of it (the saved signature)
-  const ResolvedSignature signature = resolve_signature(given, model_path);
-  const ExportOptions& options = signature.options;
-  DefaultDtypeScope default_dtype(options.default_dtype);
-  if (options.opset < kMinOpset || options.opset > kMaxOpset)
-    throw ExportError("--opset " + std::to_string(options.opset) + " is out of range: supported opsets are " +
+  const bool is_program = is_exported_program_file(model_path);
+  if (!is_program) check_archive_bounds(model_path);  // before anything reads a record of it (the saved signature)
+  ResolvedSignature signature = is_program ? ResolvedSignature{given, {}, ""} : resolve_signature(given, model_path);
+  DefaultDtypeScope default_dtype(signature.options.default_dtype);
+  if (signature.options.opset < kMinOpset || signature.options.opset > kMaxOpset)
+    throw ExportError("--opset " + std::to_string(signature.options.opset) + " is out of range: supported opsets are " +
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
   CheckReport report;
   report.model = model_path;
-  report.opset = options.opset;
-  load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
-  declare_custom_ops(registry, options.warn);
+  report.opset = signature.options.opset;
+  load_kernel_libraries(signature.options.kernel_libraries, signature.options.default_kernel_libraries,
+                        signature.options.warn);
+  declare_custom_ops(registry, signature.options.warn);
   torch::jit::Module module;
-  try {
+  auto unknown_ops = [&](const std::vector<CustomOpUse>& ops, const std::string& message) {
+    // Nothing else can be checked without the graph: the unknown ops are the whole answer.
+    report.loaded = false;
+    for (const auto& use : ops) {
+      UnconvertibleOp op;
+      op.op = use.op;
+      op.reason = "unknown_custom_op";
+      op.message = message;
+      op.count = use.count;
+      op.locations = use.locations;
+      report.unconvertible_nodes += use.count;
+      report.ops.push_back(std::move(op));
+    }
+  };
+  if (is_program) {
+    try {
+      OpenedProgram program = open_exported_program(model_path, given);
+      module = std::move(program.module);
+      signature = std::move(program.signature);
+    } catch (const program::UnknownProgramOpsError& e) {
+      unknown_ops(e.ops, "no libtorch operator, loaded kernel library or pack's schema implements this op");
+      return report;
+    }
+  }
+  const ExportOptions& options = signature.options;
+  if (!is_program) try {
     module = load_torchscript(model_path, options.lazy_weights, options.lazy_weights_handler);
   } catch (const UnknownCustomOpsError& e) {
     // Nothing else can be checked without loading: the custom ops are the whole answer.

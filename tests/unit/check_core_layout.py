@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-ORDER = ["common", "load", "signature", "prepare", "run", "convert", "assemble", "tools"]
+ORDER = ["common", "load", "program", "signature", "prepare", "run", "convert", "assemble", "tools"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

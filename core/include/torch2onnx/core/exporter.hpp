@@ -208,6 +208,9 @@ struct ExportOptions {
   // On with an empty list: every module type of the model.
   bool modules_as_functions = false;
   std::vector<std::string> function_module_types;
+  // --model NAME: which program of a .pt2 archive that holds several (torch.export's PT2 archive);
+  // empty: the only one.
+  std::string program_name;
 };
 // The training mode an export runs in: the given one, else eval.
 inline TrainingMode training_mode(const ExportOptions& o) { return o.training.value_or(TrainingMode::Eval); }

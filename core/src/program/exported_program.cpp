@@ -1,0 +1,380 @@
+#include "program/exported_program.hpp"
+
+#include "program/program_state.hpp"
+#include "program/pt2_archive.hpp"
+#include "program/symbolic_sizes.hpp"
+#include "torch2onnx/core/dtype_table.hpp"
+
+#include <torch/csrc/jit/api/compilation_unit.h>
+#include <torch/csrc/jit/ir/ir.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace t2o::core::program {
+
+namespace {
+
+using torch::jit::Value;
+
+constexpr int64_t kSchemaMajor = 8;
+
+// The module that owns the program's state: a submodule per state-dict prefix, each tensor an
+// attribute (parameter or buffer) of the submodule its path names.
+class StateModule {
+ public:
+  StateModule() : cu_(std::make_shared<torch::jit::CompilationUnit>()), root_(make("ExportedProgram")) {}
+
+  torch::jit::Module& root() { return root_; }
+  std::shared_ptr<torch::jit::CompilationUnit> unit() const { return cu_; }
+
+  void add(const std::string& fqn, const at::Tensor& t, bool is_parameter, const JsonAt& where) {
+    auto parts = split(fqn, where);
+    torch::jit::Module m = root_;
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+      if (m.hasattr(parts[i])) {
+        c10::IValue sub = m.attr(parts[i]);
+        if (!sub.isObject()) where.fail("'" + fqn + "': '" + parts[i] + "' is both a tensor and a module");
+        m = torch::jit::Module(sub.toObject());
+        continue;
+      }
+      torch::jit::Module sub = make("m_" + std::to_string(++count_));
+      m.register_module(parts[i], sub);
+      m = sub;
+    }
+    if (m.hasattr(parts.back())) where.fail("'" + fqn + "' is named twice in the program's state");
+    m.register_parameter(parts.back(), t, /*is_buffer=*/!is_parameter);
+  }
+
+  // self.<fqn> in `graph`, sharing the GetAttr chains already made.
+  Value* read(torch::jit::Graph& graph, Value* self, const std::string& fqn, const JsonAt& where) {
+    auto it = reads_.find(fqn);
+    if (it != reads_.end()) return it->second;
+    auto parts = split(fqn, where);
+    Value* v = self;
+    std::string prefix;
+    for (const auto& p : parts) {
+      prefix += (prefix.empty() ? "" : ".") + p;
+      auto cached = reads_.find(prefix);
+      if (cached != reads_.end()) {
+        v = cached->second;
+        continue;
+      }
+      v = graph.insertGetAttr(v, p);
+      reads_[prefix] = v;
+    }
+    return v;
+  }
+
+ private:
+  torch::jit::Module make(const std::string& name) {
+    torch::jit::Module m(c10::QualifiedName("__torch__.torch2onnx.program." + name), cu_, /*shouldMangle=*/true);
+    m.register_attribute("training", c10::BoolType::get(), false);
+    return m;
+  }
+  static std::vector<std::string> split(const std::string& fqn, const JsonAt& where) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (true) {
+      size_t dot = fqn.find('.', start);
+      parts.push_back(fqn.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+      if (parts.back().empty()) where.fail("'" + fqn + "' is not a state-dict name");
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    return parts;
+  }
+
+  std::shared_ptr<torch::jit::CompilationUnit> cu_;
+  torch::jit::Module root_;
+  std::map<std::string, Value*> reads_;
+  int count_ = 0;
+};
+
+nlohmann::json parse_json(const MemberBytes& bytes, const std::string& file) {
+  return parse_program_json(bytes.data, bytes.size, file);
+}
+
+// The tensor leaves of the sample inputs ((args...), {kwargs}), depth first, as pytree flattens them.
+void flatten_sample(const c10::IValue& v, std::vector<c10::IValue>& out) {
+  if (v.isTuple()) {
+    for (const auto& e : v.toTupleRef().elements()) flatten_sample(e, out);
+  } else if (v.isList()) {
+    for (const auto& e : v.toListRef()) flatten_sample(e, out);
+  } else if (v.isGenericDict()) {
+    for (const auto& item : v.toGenericDict()) flatten_sample(item.value(), out);
+  } else {
+    out.push_back(v);
+  }
+}
+
+std::string spec_text(const std::string& dtype, const std::vector<int64_t>& dims) {
+  std::string s = dtype + "[";
+  for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+LoadedProgram load_exported_program(const std::string& path, const std::string& model_name) {
+  Pt2Archive archive(path);
+  const std::string model = archive.choose_model(model_name);
+  const std::string member =
+      archive.layout() == Pt2Layout::Flat ? "serialized_exported_program.json" : "models/" + model + ".json";
+  const std::string file = path + ": " + member;
+  const nlohmann::json j = parse_json(archive.read(member), file);
+  JsonAt program(j, file, "");
+
+  // Schema 8 with any minor: fields are only added within a major version.
+  const auto version = program.at("schema_version");
+  const int64_t major = version.at("major").integer();
+  const int64_t minor = version.has("minor") ? version.at("minor").integer() : 0;
+  if (major != kSchemaMajor)
+    throw ExportError(file + ": written with export schema " + std::to_string(major) + "." + std::to_string(minor) +
+                      "; torch2onnx reads schema " + std::to_string(kSchemaMajor) +
+                      ".x (PyTorch 2.6 writes 8.2, PyTorch 2.14 writes 8.20)");
+  LoadedProgram out;
+  const std::string torch_version = program.has("torch_version") ? program.at("torch_version").str() : "?";
+  out.label = path + " (" + archive.describe() + ", PyTorch " + torch_version + ", schema " + std::to_string(major) + "." +
+              std::to_string(minor) + ")";
+
+  const auto graph_module = program.at("graph_module");
+  const auto graph_json = graph_module.at("graph");
+  const auto signature = graph_module.at("signature");
+  const auto input_specs = signature.at("input_specs").items();
+  const auto output_specs = signature.at("output_specs").items();
+  const auto graph_inputs = graph_json.at("inputs").items();
+  const auto graph_outputs = graph_json.at("outputs").items();
+  if (input_specs.size() != graph_inputs.size())
+    signature.at("input_specs").fail(std::to_string(input_specs.size()) + " input specs for " +
+                                     std::to_string(graph_inputs.size()) + " graph inputs");
+  if (output_specs.size() != graph_outputs.size())
+    signature.at("output_specs").fail(std::to_string(output_specs.size()) + " output specs for " +
+                                      std::to_string(graph_outputs.size()) + " graph outputs");
+
+  // Range constraints: symbol -> [min, max] (max may be "Infinity" or a huge integer).
+  std::map<std::string, SymbolRange> ranges;
+  if (auto rc = program.opt("range_constraints"))
+    for (const auto& [symbol, r] : rc->members()) {
+      SymbolRange range;
+      auto bound = [&](const char* key) -> std::optional<int64_t> {
+        auto b = r.opt(key);
+        if (!b) return std::nullopt;
+        if (b->raw().is_string()) return std::nullopt;  // "Infinity": unbounded
+        double x = b->number();
+        if (x > 9e18 || x < -9e18) return std::nullopt;
+        return (int64_t)x;
+      };
+      range.min = bound("min_val");
+      range.max = bound("max_val");
+      ranges[symbol] = range;
+    }
+
+  // State: parameters, buffers and constants by name.
+  std::map<std::string, at::Tensor> state = read_program_state(archive, model);
+  StateModule holder;
+  auto graph = std::make_shared<torch::jit::Graph>();
+  Value* self = graph->addInput("self");
+  self->setType(holder.root().type());
+  ProgramGraphBuilder builder(*graph, file);
+  const auto tensor_values = graph_json.at("tensor_values");
+
+  struct UserInput {
+    std::string name;
+    JsonAt meta;
+  };
+  std::vector<UserInput> user_inputs;
+  std::vector<std::pair<std::string, JsonAt>> state_reads;  // (placeholder, fqn spec) in order
+  for (size_t i = 0; i < input_specs.size(); ++i) {
+    auto [kind, spec] = input_specs[i].union_member();
+    if (kind == "user_input") {
+      auto arg = spec.at("arg");
+      auto [akind, abody] = arg.union_member();
+      if (akind == "as_tensor") {
+        const std::string name = abody.at("name").str();
+        Value* v = graph->addInput(name);
+        v->setType(c10::TensorType::get());
+        builder.bind_tensor(name, v);
+        user_inputs.push_back({name, tensor_values.at(name.c_str())});
+      } else if (akind == "as_sym_int" || akind == "as_sym_float" || akind == "as_sym_bool") {
+        arg.fail("a user input that is a symbolic " + akind.substr(7) +
+                 " (a Python number marked dynamic) cannot be a graph input yet; export it as a 0-d tensor");
+      } else if (akind == "as_none" || akind == "as_int" || akind == "as_float" || akind == "as_bool" ||
+                 akind == "as_string") {
+        // A constant the program was specialized to: nothing to feed at run time.
+      } else {
+        arg.fail("a user input of kind '" + akind + "' cannot be converted");
+      }
+    } else if (kind == "parameter" || kind == "buffer" || kind == "tensor_constant") {
+      const char* key = kind == "parameter" ? "parameter_name" : kind == "buffer" ? "buffer_name" : "tensor_constant_name";
+      const std::string fqn = spec.at(key).str();
+      const std::string placeholder = spec.at("arg").at("name").str();
+      auto it = state.find(fqn);
+      if (it == state.end())
+        spec.at(key).fail("the program reads '" + fqn + "', which the archive's " +
+                          (kind == "parameter" ? "weights" : kind == "buffer" ? "buffers" : "constants") + " lack");
+      holder.add(fqn, it->second, kind == "parameter", spec.at(key));
+      state_reads.emplace_back(placeholder, spec.at(key));
+    } else if (kind == "constant_input") {
+      // Baked into the program's nodes by name: a constant value.
+      const std::string name = spec.at("name").str();
+      Value* v = builder.value_of(spec.at("value"));
+      builder.bind_symbol(name, v);
+    } else if (kind == "custom_obj") {
+      spec.fail("a TorchBind object (" + spec.at("custom_obj_name").str() + ") cannot be converted");
+    } else if (kind == "token") {
+      spec.fail("an effect token (an op with side effects, e.g. a print or a custom op marked effectful) cannot be "
+                "converted");
+    } else {
+      input_specs[i].fail("an input spec of kind '" + kind + "' cannot be converted");
+    }
+  }
+  for (const auto& [placeholder, where] : state_reads)
+    builder.bind_tensor(placeholder, holder.read(*graph, self, where.str(), where));
+
+  builder.add_nodes(graph_json.at("nodes"));
+  if (!builder.unknown().empty()) {
+    auto uses = builder.unknown();
+    std::stable_sort(uses.begin(), uses.end(), [](const CustomOpUse& a, const CustomOpUse& b) { return a.count > b.count; });
+    throw UnknownProgramOpsError(path, std::move(uses));
+  }
+
+  // Outputs: the user's; a mutated buffer's or input's new value is state the ONNX model cannot keep.
+  std::vector<Value*> results;
+  for (size_t i = 0; i < output_specs.size(); ++i) {
+    auto [kind, spec] = output_specs[i].union_member();
+    if (kind == "user_output") {
+      Value* v = builder.value_of(graph_outputs[i]);
+      // A Python number the program returns (a size): a 0-d tensor of it, as torch.onnx gives it.
+      const auto k = v->type()->kind();
+      if (k == c10::TypeKind::IntType || k == c10::TypeKind::FloatType || k == c10::TypeKind::BoolType)
+        v = graph->insert(c10::Symbol::fromQualString("prim::NumToTensor"), {v});
+      results.push_back(v);
+      std::string name;
+      auto [okind, obody] = graph_outputs[i].union_member();
+      if (okind == "as_tensor") name = obody.at("name").str();
+      out.output_names.push_back(name);
+    } else if (kind == "buffer_mutation" || kind == "parameter_mutation") {
+      const char* key = kind == "buffer_mutation" ? "buffer_name" : "parameter_name";
+      out.warnings.push_back("the program writes " + std::string(kind == "buffer_mutation" ? "buffer" : "parameter") +
+                             " '" + spec.at(key).str() +
+                             "' during the call; the ONNX model computes with its saved value and does not keep the "
+                             "new one (state is not exported)");
+    } else if (kind == "user_input_mutation") {
+      out.warnings.push_back("the program writes its input '" + spec.at("user_input_name").str() +
+                             "' in place; the ONNX model does not (its inputs are read-only)");
+    } else if (kind == "loss_output" || kind == "gradient_to_parameter" || kind == "gradient_to_user_input") {
+      output_specs[i].fail("a training program's " + kind + " cannot be converted (export an inference program)");
+    } else if (kind == "token") {
+      output_specs[i].fail("an effect token output cannot be converted");
+    } else {
+      output_specs[i].fail("an output spec of kind '" + kind + "' cannot be converted");
+    }
+  }
+  if (results.empty()) signature.at("output_specs").fail("the program has no user output");
+  if (results.size() == 1) {
+    graph->registerOutput(results[0]);
+  } else {
+    graph->registerOutput(graph->insertNode(graph->createTuple(results))->output());
+  }
+  // Two outputs of one name (the same value returned twice) keep the default names.
+  std::set<std::string> seen;
+  bool usable = true;
+  for (const auto& n : out.output_names) usable = usable && !n.empty() && seen.insert(n).second;
+  if (!usable) out.output_names.clear();
+
+  auto& root = holder.root();
+  auto fn = holder.unit()->create_function(c10::QualifiedName(*root.type()->name(), "forward"), graph);
+  root.type()->addMethod(fn);
+  out.module = root;
+
+  // The signature: dtypes and example sizes, symbols as named dynamic axes.
+  std::vector<c10::IValue> samples;
+  if (auto sample = read_sample_inputs(archive, model)) flatten_sample(*sample, samples);
+  std::vector<at::Tensor> sample_tensors;
+  for (const auto& s : samples)
+    if (s.isTensor()) sample_tensors.push_back(s.toTensor());
+  const bool samples_fit = sample_tensors.size() == user_inputs.size();
+  if (!samples.empty() && !samples_fit)
+    out.warnings.push_back("the program's sample inputs hold " + std::to_string(sample_tensors.size()) +
+                           " tensors for its " + std::to_string(user_inputs.size()) +
+                           " tensor inputs: not used; the example runs make up values");
+  SymbolicSizes sizes;
+  for (size_t i = 0; i < user_inputs.size(); ++i) {
+    const auto& meta = user_inputs[i].meta;
+    const c10::ScalarType st = scalar_type_of(meta.at("dtype"));
+    auto dims_json = meta.at("sizes").items();
+    std::vector<int64_t> dims;
+    DynamicAxes axes;
+    axes.name = user_inputs[i].name;
+    for (size_t d = 0; d < dims_json.size(); ++d) {
+      auto [key, v] = dims_json[d].union_member();
+      if (key == "as_int") {
+        dims.push_back(v.integer());
+        continue;
+      }
+      if (key != "as_expr") dims_json[d].fail("a size of kind '" + key + "'");
+      std::optional<int64_t> hint;
+      if (auto h = v.opt("hint")) {
+        auto [hk, hv] = h->union_member();
+        if (hk == "as_int") hint = hv.integer();
+      }
+      if (samples_fit && (int64_t)d < sample_tensors[i].dim()) hint = sample_tensors[i].size((int64_t)d);
+      const std::string expr = v.at("expr_str").str();
+      const std::string name = sizes.add_dim(expr, hint, ranges, dims_json[d]);
+      dims.push_back(sizes.example_value(expr));
+      axes.axes.emplace_back((int64_t)d, name);
+    }
+    InputSpec spec;
+    spec.kind = InputSpec::Kind::Tensor;
+    spec.dtype = dtype_name(st);
+    spec.dims = dims;
+    spec.text = spec_text(spec.dtype, dims);
+    out.inputs.push_back(spec);
+    out.input_names.push_back(user_inputs[i].name);
+    if (!axes.axes.empty()) out.dynamic_axes.push_back(axes);
+    if (samples_fit) {
+      const at::Tensor& t = sample_tensors[i];
+      if (t.scalar_type() != st || t.sizes().vec() != dims)
+        throw ExportError(path + ": sample input '" + user_inputs[i].name + "' is " + dtype_name(t.scalar_type()) +
+                          spec_text("", t.sizes().vec()) + " where the program expects " + spec.text);
+      out.examples.emplace_back(path + " sample input '" + user_inputs[i].name + "'", t);
+    }
+  }
+  // The second example run: every symbol at another size inside its range, derived dims evaluated.
+  if (!out.dynamic_axes.empty()) {
+    sizes.choose_other_values(out.warnings);
+    for (size_t i = 0; i < user_inputs.size(); ++i) {
+      InputSpec other = out.inputs[i];
+      auto dims_json = user_inputs[i].meta.at("sizes").items();
+      for (size_t d = 0; d < dims_json.size(); ++d) {
+        auto [key, v] = dims_json[d].union_member();
+        if (key == "as_expr") other.dims[d] = sizes.other_value(v.at("expr_str").str());
+      }
+      other.text = spec_text(other.dtype, other.dims);
+      out.dynamic_inputs.push_back(other);
+    }
+    // An axis whose symbol cannot move inside its range is exported at its size (warned above).
+    for (auto& axes : out.dynamic_axes) {
+      size_t i = std::find(out.input_names.begin(), out.input_names.end(), axes.name) - out.input_names.begin();
+      auto& kept = axes.axes;
+      kept.erase(std::remove_if(kept.begin(), kept.end(),
+                                [&](const auto& a) { return out.dynamic_inputs[i].dims[a.first] == out.inputs[i].dims[a.first]; }),
+                 kept.end());
+    }
+    out.dynamic_axes.erase(std::remove_if(out.dynamic_axes.begin(), out.dynamic_axes.end(),
+                                          [](const DynamicAxes& a) { return a.axes.empty(); }),
+                           out.dynamic_axes.end());
+    if (out.dynamic_axes.empty()) out.dynamic_inputs.clear();
+  }
+  for (const auto& s : sizes.symbols()) {
+    auto it = ranges.find(s);
+    if (it != ranges.end()) out.ranges[s] = it->second;
+  }
+  return out;
+}
+
+}  // namespace t2o::core::program

@@ -1,0 +1,51 @@
+#include "signature/program_signature.hpp"
+
+#include "program/pt2_archive.hpp"
+
+namespace t2o::core {
+
+bool is_exported_program_file(const std::string& path) {
+  if (program::is_exported_program(path)) return true;
+  const std::string foreign = program::neither_model_nor_program(path);
+  if (!foreign.empty()) throw ExportError(foreign);
+  return false;
+}
+
+OpenedProgram open_exported_program(const std::string& path, const ExportOptions& given) {
+  program::LoadedProgram p = program::load_exported_program(path, given.program_name);
+  if (given.warn)
+    for (const auto& w : p.warnings) given.warn(w);
+  OpenedProgram out;
+  out.label = p.label;
+  ExportOptions& o = out.signature.options;
+  o = given;
+  // The user's names replace the program's, by position; the dynamic axes follow the rename.
+  std::vector<std::string> names = p.input_names;
+  if (!given.input_names.empty()) {
+    for (size_t i = 0; i < names.size() && i < given.input_names.size(); ++i) {
+      for (auto& axes : p.dynamic_axes)
+        if (axes.name == names[i]) axes.name = given.input_names[i];
+      names[i] = given.input_names[i];
+    }
+  }
+  if (given.inputs.empty()) {
+    o.inputs = p.inputs;
+    if (given.dynamic_axes.empty()) {
+      o.dynamic_axes = p.dynamic_axes;
+      if (given.dynamic_inputs.empty()) o.dynamic_inputs = p.dynamic_inputs;
+    }
+  }
+  if (o.input_names.empty()) o.input_names = names;
+  if (o.output_names.empty()) o.output_names = p.output_names;
+  if (!given.example_inputs_dir.empty()) {
+    out.signature.examples = read_example_dir(given.example_inputs_dir);
+    out.signature.examples_source = "--example-inputs " + given.example_inputs_dir;
+  } else if (given.inputs.empty() && !p.examples.empty()) {
+    out.signature.examples = std::move(p.examples);
+    out.signature.examples_source = path + " (the program's sample inputs)";
+  }
+  out.module = std::move(p.module);
+  return out;
+}
+
+}  // namespace t2o::core
