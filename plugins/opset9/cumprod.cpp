@@ -6,6 +6,11 @@
 // ReduceProd, or the max-shifted log(sum(exp(x - max))) + max (a max of +-inf shifts by 0 so
 // +inf/-inf prefixes give +inf/-inf as in PyTorch). n^2 elements per row: fine for the small axes
 // these ops are used on.
+// cumprod over a dynamic axis (its size known only at run time): a Scan along that axis (Scan-9's
+// scan_input_axes/scan_output_axes) carrying the running product, initially ones of the other dims,
+// multiplied by each slice in turn as PyTorch's kernel does: exact for zeros, negatives, +-inf and
+// NaN, O(n) memory; an empty input is its own result (an If around the Scan). logcumsumexp over a
+// dynamic axis is still refused.
 #include <torch2onnx/plugin.hpp>
 
 #include <cmath>
@@ -38,6 +43,33 @@ Prefix prefix(Ctx& ctx, const Value& x, const Value& in, double neutral, t2o_dty
   return {ctx.op("Where", {mask, xe, ctx.scalar(dt, neutral)}), axis};
 }
 
+// The running product of `in` (dtype `work`, rank r >= 1) along a dynamic `axis`. ONNX Runtime's
+// Scan cannot slice an empty tensor (an error, or a division by zero for an empty other dim): an
+// empty input, whose cumprod is itself, takes the other branch of an If.
+Value scan_cumprod(Ctx& ctx, const Value& x, const Value& in, int64_t axis, t2o_dtype work) {
+  int64_t r = x.rank();
+  std::vector<int64_t> others;
+  for (int64_t i = 0; i < r; ++i)
+    if (i != axis) others.push_back(i);
+  Value empty = ctx.op("Equal", {ctx.op("Size", {in}), ctx.scalar_i64(0)});
+  ctx.subgraph_begin("cumprod_empty");
+  Value then_branch = ctx.subgraph_end({ctx.op("Identity", {in})});
+
+  ctx.subgraph_begin("cumprod_scan");
+  Value one = ctx.scalar(work, 1.0);
+  Value init = others.empty() ? one : ctx.op("Expand", {one, dims_of(ctx, x, others)});
+  ctx.subgraph_begin("cumprod_body");
+  Value acc = ctx.subgraph_input(T2O_KIND_TENSOR, work, (int32_t)(r - 1));
+  Value slice = ctx.subgraph_input(T2O_KIND_TENSOR, work, (int32_t)(r - 1));
+  Value next = ctx.op("Mul", {acc, slice});
+  Value body = ctx.subgraph_end({next, ctx.op("Identity", {next})});
+  auto outs = ctx.op_n("Scan", {init, in}, 2,
+                       {Attr::graph("body", body), Attr::i("num_scan_inputs", 1), Attr::ints("scan_input_axes", {axis}),
+                        Attr::ints("scan_output_axes", {axis})});
+  Value else_branch = ctx.subgraph_end({outs[1]});
+  return ctx.op("If", {empty}, {Attr::graph("then_branch", then_branch), Attr::graph("else_branch", else_branch)});
+}
+
 }  // namespace
 
 T2O_SYMBOLIC("aten::cumprod", 9) {
@@ -50,8 +82,15 @@ T2O_SYMBOLIC("aten::cumprod", 9) {
   else if (is_int_dtype(dt) || dt == T2O_DTYPE_BOOL) work = T2O_DTYPE_INT64;
   Value in = cast_to(ctx, ctx.as_onnx(x), work);
   if (x.rank() == 0) return ctx.set_output(0, cast_to(ctx, in, dt));
-  Prefix p = prefix(ctx, x, in, 1.0, work);
-  Value y = reduce(ctx, "ReduceProd", p.masked, {p.axis + 1}, false);
+  if (!ctx.input(1).is_const()) unsupported("aten::cumprod: argument 'dim' computed at run time");
+  int64_t axis = normalize_axis(ctx, ctx.input(1).to_int(), x.rank());
+  Value y;
+  if (x.dim((int32_t)axis) < 0) {
+    y = scan_cumprod(ctx, x, in, axis, work);
+  } else {
+    Prefix p = prefix(ctx, x, in, 1.0, work);
+    y = reduce(ctx, "ReduceProd", p.masked, {p.axis + 1}, false);
+  }
   if (work != dt) y = ctx.op("Cast", {y}, {Attr::i("to", dt)});
   ctx.set_output(0, y);
 }
