@@ -305,6 +305,11 @@ ConvertedModel assemble(Session& s) {
   model.set_ir_version(ir_version_for_opset(s.options.opset));
   model.set_producer_name("torch2onnx");
   model.set_producer_version(s.options.producer_version);
+  for (const auto& [key, value] : s.options.metadata_props) {
+    auto* prop = model.add_metadata_props();
+    prop->set_key(key);
+    prop->set_value(value);
+  }
   for (const auto& [domain, version] : s.graph.opsets()) {
     auto* op = model.add_opset_import();
     op->set_domain(domain);

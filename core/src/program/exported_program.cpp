@@ -138,8 +138,9 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
                       ".x (PyTorch 2.6 writes 8.2, PyTorch 2.14 writes 8.20)");
   LoadedProgram out;
   const std::string torch_version = program.has("torch_version") ? program.at("torch_version").str() : "?";
-  out.label = path + " (" + archive.describe() + ", PyTorch " + torch_version + ", schema " + std::to_string(major) + "." +
-              std::to_string(minor) + ")";
+  out.writer = archive.describe() + ", PyTorch " + torch_version + ", schema " + std::to_string(major) + "." +
+               std::to_string(minor);
+  out.label = path + " (" + out.writer + ")";
 
   const auto graph_module = program.at("graph_module");
   const auto graph_json = graph_module.at("graph");

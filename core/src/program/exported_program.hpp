@@ -35,7 +35,8 @@ struct LoadedProgram {
   std::vector<std::pair<std::string, at::Tensor>> examples;  // the program's sample inputs, if saved
   std::map<std::string, SymbolRange> ranges;  // range_constraints of the symbols the inputs use
   std::vector<std::string> warnings;
-  std::string label;  // "m.pt2 (PT2 archive, PyTorch 2.14.1, schema 8.20)"
+  std::string writer;  // "a PT2 archive, PyTorch 2.14.1, schema 8.20"
+  std::string label;   // "m.pt2 (a PT2 archive, PyTorch 2.14.1, schema 8.20)"
 };
 
 // Reads program `model_name` ("" = the only one) of the .pt2 at `path`. The kernel libraries (the

@@ -2,6 +2,8 @@
 
 #include "program/pt2_archive.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace t2o::core {
 
 bool is_exported_program_file(const std::string& path) {
@@ -44,6 +46,15 @@ OpenedProgram open_exported_program(const std::string& path, const ExportOptions
     out.signature.examples = std::move(p.examples);
     out.signature.examples_source = path + " (the program's sample inputs)";
   }
+  // The range of each symbol of the inputs' dims, as the program constrains it (verify draws other
+  // sizes inside them): {"s0": [1, 64], "s1": [2, null]}, null where unbounded.
+  if (!p.ranges.empty()) {
+    nlohmann::json ranges = nlohmann::json::object();
+    for (const auto& [symbol, r] : p.ranges)
+      ranges[symbol] = {r.min ? nlohmann::json(*r.min) : nlohmann::json(), r.max ? nlohmann::json(*r.max) : nlohmann::json()};
+    o.metadata_props.emplace_back("torch.export.range_constraints", ranges.dump());
+  }
+  o.metadata_props.emplace_back("torch.export.program", p.writer);
   out.module = std::move(p.module);
   return out;
 }

@@ -9,6 +9,7 @@
 #include "assemble/assembly.hpp"
 #include "signature/default_dtype.hpp"
 #include "signature/example_inputs.hpp"
+#include "signature/program_signature.hpp"
 #include "run/example_run.hpp"
 #include "load/archive_bounds.hpp"
 #include "load/kernel_libraries.hpp"
@@ -53,13 +54,24 @@ std::unique_ptr<Conversion> Conversion::convert(const std::string& model_path, c
                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
   std::unique_ptr<Conversion> out(new Conversion());
   State& st = *out->state_;
-  check_archive_bounds(model_path);  // before anything reads a record of it (the saved signature)
-  const ResolvedSignature signature = resolve_signature(options, model_path);  // as export: the saved signature
-  st.options = signature.options;
-  DefaultDtypeScope default_dtype(st.options.default_dtype);
+  const bool program = is_exported_program_file(model_path);
+  if (!program) check_archive_bounds(model_path);  // before anything reads a record of it (the saved signature)
+  ResolvedSignature signature = program ? ResolvedSignature{options, {}, ""} : resolve_signature(options, model_path);
+  DefaultDtypeScope default_dtype(signature.options.default_dtype);
   load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
   declare_custom_ops(registry, options.warn);
-  auto module = load_torchscript(model_path, false);  // eager weights: verify runs the module again
+  torch::jit::Module module;
+  if (program) {
+    ExportOptions quiet = options;
+    quiet.warn = nullptr;  // the export says them
+    OpenedProgram opened = open_exported_program(model_path, quiet);
+    module = std::move(opened.module);
+    signature = std::move(opened.signature);
+    signature.options.warn = options.warn;
+  } else {
+    module = load_torchscript(model_path, false);  // eager weights: verify runs the module again
+  }
+  st.options = signature.options;
   st.prepared = prepare(std::move(module), model_path, st.options.inputs, training_mode(st.options));
   attach_examples(st.prepared, signature);
   auto specs = st.prepared.input_specs;
@@ -342,7 +354,13 @@ TorchScriptModel::TorchScriptModel(const std::string& model_path, const ExportOp
     : state_(std::make_unique<State>()), path_(model_path) {
   load_kernel_libraries(options.kernel_libraries, options.default_kernel_libraries, options.warn);
   declare_custom_ops(registry, options.warn);
-  state_->module = load_torchscript(model_path, false);  // eager weights: verify runs the module again
+  if (is_exported_program_file(model_path)) {
+    ExportOptions quiet = options;
+    quiet.warn = nullptr;  // the export says them
+    state_->module = open_exported_program(model_path, quiet).module;
+  } else {
+    state_->module = load_torchscript(model_path, false);  // eager weights: verify runs the module again
+  }
   state_->module.eval();
   // As the ONNX model computes one call on the saved state (prepare/state_in_call.cpp), every run of
   // a model that changes its state starts from the saved state, not from the previous run's.

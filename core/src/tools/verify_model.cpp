@@ -19,6 +19,7 @@
 #include "load/archive_bounds.hpp"
 #include "signature/default_dtype.hpp"
 #include "signature/signature.hpp"
+#include "signature/program_signature.hpp"
 #include "torch2onnx/core/custom_ops.hpp"
 #include "torch2onnx/core/dtype_table.hpp"
 #include "torch2onnx/core/verify.hpp"
@@ -63,9 +64,21 @@ class Verify {
   }
 
   VerifyReport run() {
+    // An exported program records its inputs, their dynamic dims and sizes inside its range
+    // constraints: verify's inputs follow them when none are given, as the export does.
+    const bool program = !rq_.model.empty() && is_exported_program_file(rq_.model);
+    if (program && options_.inputs.empty() && rq_.inputs_dir.empty()) {
+      load_kernel_libraries(options_.kernel_libraries, options_.default_kernel_libraries, options_.warn);
+      ExportOptions quiet = options_;
+      quiet.warn = nullptr;  // the export says them
+      options_ = open_exported_program(rq_.model, quiet).signature.options;
+      options_.warn = rq_.options.warn;
+      saved_specs_ = true;
+    }
     // A .pt saved by torch2onnx.save carries its --input specs (and --dequantized-io): verify's inputs
     // follow them when none are given, as the export does.
-    if (options_.inputs.empty() && rq_.inputs_dir.empty() && options_.use_saved_signature && !rq_.model.empty()) {
+    if (!program && options_.inputs.empty() && rq_.inputs_dir.empty() && options_.use_saved_signature &&
+        !rq_.model.empty()) {
       check_archive_bounds(rq_.model);
       if (auto saved = read_saved_signature(rq_.model)) {
         options_ = with_saved_signature(options_, *saved);
@@ -77,7 +90,7 @@ class Verify {
     convert_options_ = saved_specs_ ? rq_.options : options_;
     // The model's default dtype for every libtorch run verify makes (the conversion sets it again).
     std::string dtype = options_.default_dtype;
-    if (dtype.empty() && options_.use_saved_signature && !rq_.model.empty()) {
+    if (dtype.empty() && options_.use_saved_signature && !rq_.model.empty() && !program) {
       check_archive_bounds(rq_.model);  // before the saved signature, a record of the archive, is read
       if (auto saved = read_saved_signature(rq_.model)) dtype = saved->default_dtype;
     }

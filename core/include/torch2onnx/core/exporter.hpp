@@ -211,6 +211,9 @@ struct ExportOptions {
   // --model NAME: which program of a .pt2 archive that holds several (torch.export's PT2 archive);
   // empty: the only one.
   std::string program_name;
+  // Key/value pairs for the ModelProto's metadata_props (an exported program's range constraints:
+  // "torch.export.range_constraints" -> {"s0": [1, 64]}).
+  std::vector<std::pair<std::string, std::string>> metadata_props;
 };
 // The training mode an export runs in: the given one, else eval.
 inline TrainingMode training_mode(const ExportOptions& o) { return o.training.value_or(TrainingMode::Eval); }
