@@ -16,6 +16,8 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <type_traits>
+#include <utility>
 
 namespace t2o_e2e {
 namespace {
@@ -148,16 +150,27 @@ void write_single_node_model(const nlohmann::json& meta, const fs::path& out) {
   ASSERT_TRUE(model.SerializeToOstream(&f));
 }
 
-// metadata_props of a node: field 9 of ONNX >= 1.16's NodeProto, an unknown field to ONNX 1.12.
-std::map<std::string, std::string> node_metadata(const onnx::NodeProto& node) {
+template <class N, class = void>
+struct has_metadata_props : std::false_type {};
+template <class N>
+struct has_metadata_props<N, std::void_t<decltype(std::declval<const N&>().metadata_props())>> : std::true_type {};
+
+// metadata_props of a node: field 9 of ONNX >= 1.16's NodeProto (ONNX 1.20: the field itself), an
+// unknown field to ONNX 1.12 (as core/src/common/onnx_compat.hpp writes it).
+template <class N = onnx::NodeProto>
+std::map<std::string, std::string> node_metadata(const N& node) {
   std::map<std::string, std::string> props;
-  const auto& unknown = node.GetReflection()->GetUnknownFields(node);
-  for (int i = 0; i < unknown.field_count(); ++i) {
-    const auto& field = unknown.field(i);
-    if (field.number() != 9 || field.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) continue;
-    onnx::StringStringEntryProto entry;
-    EXPECT_TRUE(entry.ParseFromString(field.length_delimited()));
-    props[entry.key()] = entry.value();
+  if constexpr (has_metadata_props<N>::value) {
+    for (const auto& entry : node.metadata_props()) props[entry.key()] = entry.value();
+  } else {
+    const auto& unknown = node.GetReflection()->GetUnknownFields(node);
+    for (int i = 0; i < unknown.field_count(); ++i) {
+      const auto& field = unknown.field(i);
+      if (field.number() != 9 || field.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) continue;
+      onnx::StringStringEntryProto entry;
+      EXPECT_TRUE(entry.ParseFromString(field.length_delimited()));
+      props[entry.key()] = entry.value();
+    }
   }
   return props;
 }
