@@ -244,7 +244,8 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
   }
 
   // Outputs: the user's; a mutated buffer's or input's new value is state the ONNX model cannot keep.
-  std::vector<Value*> results;
+  std::vector<Value*> results, state_results;
+  std::vector<std::string> state_names;
   for (size_t i = 0; i < output_specs.size(); ++i) {
     auto [kind, spec] = output_specs[i].union_member();
     if (kind == "user_output") {
@@ -258,15 +259,18 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
       auto [okind, obody] = graph_outputs[i].union_member();
       if (okind == "as_tensor") name = obody.at("name").str();
       out.output_names.push_back(name);
-    } else if (kind == "buffer_mutation" || kind == "parameter_mutation") {
-      const char* key = kind == "buffer_mutation" ? "buffer_name" : "parameter_name";
-      out.warnings.push_back("the program writes " + std::string(kind == "buffer_mutation" ? "buffer" : "parameter") +
-                             " '" + spec.at(key).str() +
-                             "' during the call; the ONNX model computes with its saved value and does not keep the "
-                             "new one (state is not exported)");
-    } else if (kind == "user_input_mutation") {
-      out.warnings.push_back("the program writes its input '" + spec.at("user_input_name").str() +
-                             "' in place; the ONNX model does not (its inputs are read-only)");
+    } else if (kind == "buffer_mutation" || kind == "parameter_mutation" || kind == "user_input_mutation") {
+      // State the call writes: its new value becomes an extra output after the user's, named after
+      // the buffer or input with ".updated" ("count.updated", "cache.updated": the plain name is the
+      // initializer's or the input's), so a caller can feed it back; the model itself keeps no state.
+      const bool input = kind == "user_input_mutation";
+      const char* key = kind == "buffer_mutation" ? "buffer_name" : input ? "user_input_name" : "parameter_name";
+      const std::string what = spec.at(key).str();
+      state_results.push_back(builder.value_of(graph_outputs[i]));
+      state_names.push_back(what + ".updated");
+      out.warnings.push_back("the program writes " + std::string(input ? "its input '" : "'") + what +
+                             "' during the call: its new value is the extra output '" + state_names.back() +
+                             "' (the ONNX model keeps no state)");
     } else if (kind == "loss_output" || kind == "gradient_to_parameter" || kind == "gradient_to_user_input") {
       output_specs[i].fail("a training program's " + kind + " cannot be converted (export an inference program)");
     } else if (kind == "token") {
@@ -275,7 +279,9 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
       output_specs[i].fail("an output spec of kind '" + kind + "' cannot be converted");
     }
   }
-  if (results.empty()) signature.at("output_specs").fail("the program has no user output");
+  results.insert(results.end(), state_results.begin(), state_results.end());
+  out.output_names.insert(out.output_names.end(), state_names.begin(), state_names.end());
+  if (results.empty()) signature.at("output_specs").fail("the program has no output");
   if (results.size() == 1) {
     graph->registerOutput(results[0]);
   } else {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <cmath>
 #include <sstream>
 
@@ -383,6 +384,180 @@ Value* ProgramGraphBuilder::number_as_tensor(Value* number) {
                         torch::jit::NamedValue("pin_memory", none)});
 }
 
+// ---- higher-order operators: subgraphs as TorchScript blocks ----
+
+std::vector<Value*> ProgramGraphBuilder::inline_subgraph(const JsonAt& graph_argument, const std::vector<Value*>& inputs) {
+  const auto sub = graph_argument.at("graph");
+  const auto formal = sub.at("inputs").items();
+  if (formal.size() != inputs.size())
+    sub.at("inputs").fail("the subgraph takes " + std::to_string(formal.size()) + " inputs, the operator gives it " +
+                          std::to_string(inputs.size()));
+  // A subgraph's names are its own (its x is not the program's x); what it reads from outside comes
+  // in as an operand, so it starts from its inputs alone.
+  auto saved_tensors = std::move(tensors_);
+  auto saved_symbols = std::move(symbols_);
+  tensors_.clear();
+  symbols_.clear();
+  std::vector<Value*> outputs;
+  try {
+    for (size_t i = 0; i < formal.size(); ++i) {
+      auto [key, body] = formal[i].union_member();
+      if (key == "as_tensor") tensors_[body.at("name").str()] = inputs[i];
+      else if (key == "as_sym_int" || key == "as_sym_float" || key == "as_sym_bool") {
+        auto [k2, b2] = body.union_member();
+        if (k2 == "as_name") symbols_[b2.str()] = inputs[i];
+      } else if (key != "as_none" && key != "as_int" && key != "as_float" && key != "as_bool") {
+        formal[i].fail("a subgraph input of kind '" + key + "'");
+      }
+    }
+    add_nodes(sub.at("nodes"));
+    if (unknown_.empty())
+      for (const auto& out : sub.at("outputs").items()) outputs.push_back(value_of(out));
+  } catch (...) {
+    tensors_ = std::move(saved_tensors);
+    symbols_ = std::move(saved_symbols);
+    throw;
+  }
+  tensors_ = std::move(saved_tensors);
+  symbols_ = std::move(saved_symbols);
+  return outputs;
+}
+
+namespace {
+// A branch or loop condition as TorchScript's bool: a bool tensor (one element) read with aten::Bool.
+Value* as_condition(torch::jit::Graph& g, Value* v) {
+  if (v->type()->kind() == c10::TypeKind::BoolType) return v;
+  return g.insert(c10::Symbol::fromQualString("aten::Bool"), {v});
+}
+}  // namespace
+
+void ProgramGraphBuilder::bind_results(const JsonAt& node, const std::vector<Value*>& results) {
+  // Written as one as_tensors list (2.6's cond) or one output per result (2.14, while_loop).
+  std::vector<JsonAt> flat;
+  for (const auto& out : node.at("outputs").items()) {
+    auto [key, body] = out.union_member();
+    if (key == "as_tensors") {
+      for (const auto& t : body.items()) flat.push_back(t);
+    } else {
+      flat.push_back(out);
+    }
+  }
+  if (flat.size() > results.size())
+    node.at("outputs").fail(std::to_string(flat.size()) + " outputs for " + std::to_string(results.size()) + " results");
+  for (size_t k = 0; k < flat.size(); ++k) {
+    const JsonAt& out = flat[k];
+    if (out.has("name") && !out.raw().contains("as_tensor")) {  // an element of an as_tensors list
+      tensors_[out.at("name").str()] = results[k];
+      continue;
+    }
+    auto [key, body] = out.union_member();
+    if (key == "as_tensor") tensors_[body.at("name").str()] = results[k];
+    else if (key == "as_sym_int" || key == "as_sym_float" || key == "as_sym_bool") {
+      auto [k2, b2] = body.union_member();
+      if (k2 == "as_name") symbols_[b2.str()] = results[k];
+    } else if (key != "as_none") {
+      out.fail("a result of kind '" + key + "'");
+    }
+  }
+}
+
+void ProgramGraphBuilder::add_higher_order(const JsonAt& node, const std::string& name) {
+  const auto inputs = node.at("inputs").items();
+  auto operands_of = [&](const JsonAt& arg) {
+    std::vector<Value*> values;
+    auto [key, body] = arg.union_member();
+    if (key == "as_tensors") {
+      for (const auto& t : body.items()) values.push_back(tensor(t));
+    } else if (key == "as_none") {
+    } else {
+      values.push_back(argument_value(arg, nullptr));
+    }
+    return values;
+  };
+  if (name == "cond") {
+    // cond(pred, true_graph, false_graph, operands) -> If with one block per branch.
+    if (inputs.size() != 4) node.at("inputs").fail("cond takes 4 arguments, found " + std::to_string(inputs.size()));
+    Value* pred = as_condition(graph_, argument_value(inputs[0].at("arg"), nullptr));
+    const auto operands = operands_of(inputs[3].at("arg"));
+    const size_t n_out = inputs[1].at("arg").at("as_graph").at("graph").at("outputs").size();
+    auto* n = graph_.insertNode(graph_.create(c10::prim::If, {pred}, n_out));
+    for (int b = 0; b < 2; ++b) {
+      auto* block = n->addBlock();
+      torch::jit::WithInsertPoint here(block);
+      auto outs = inline_subgraph(inputs[1 + b].at("arg").at("as_graph"), operands);
+      if (!unknown_.empty()) {
+        poison_outputs(node);
+        return;
+      }
+      for (auto* v : outs) block->registerOutput(v);
+    }
+    std::vector<Value*> results;
+    for (size_t k = 0; k < n_out; ++k) {
+      n->output(k)->setType(n->blocks()[0]->outputs()[k]->type());
+      results.push_back(n->output(k));
+    }
+    bind_results(node, results);
+    return;
+  }
+  if (name == "while_loop") {
+    // while_loop(cond_graph, body_graph, carried, additional) -> the condition on the initial values,
+    // then a Loop whose body computes the new values and the condition on them.
+    if (inputs.size() != 4) node.at("inputs").fail("while_loop takes 4 arguments, found " + std::to_string(inputs.size()));
+    const auto& cond_graph = inputs[0].at("arg").at("as_graph");
+    const auto& body_graph = inputs[1].at("arg").at("as_graph");
+    const auto carried = operands_of(inputs[2].at("arg"));
+    const auto additional = operands_of(inputs[3].at("arg"));
+    auto with = [&](std::vector<Value*> a) {
+      a.insert(a.end(), additional.begin(), additional.end());
+      return a;
+    };
+    auto first = inline_subgraph(cond_graph, with(carried));
+    if (!unknown_.empty()) return poison_outputs(node);
+    if (first.size() != 1) cond_graph.at("graph").at("outputs").fail("a loop condition must be one value");
+    Value* go = as_condition(graph_, first[0]);
+    std::vector<Value*> loop_inputs = {graph_.insertConstant(std::numeric_limits<int64_t>::max()), go};
+    loop_inputs.insert(loop_inputs.end(), carried.begin(), carried.end());
+    auto* n = graph_.insertNode(graph_.create(c10::prim::Loop, loop_inputs, carried.size()));
+    auto* body = n->addBlock();
+    body->addInput()->setType(c10::IntType::get());
+    std::vector<Value*> inside;
+    for (auto* c : carried) {
+      inside.push_back(body->addInput()->setType(c->type()));
+    }
+    {
+      torch::jit::WithInsertPoint here(body);
+      auto next = inline_subgraph(body_graph, with(inside));
+      if (!unknown_.empty()) return poison_outputs(node);
+      if (next.size() != carried.size())
+        body_graph.at("graph").at("outputs").fail("the loop body gives " + std::to_string(next.size()) + " values for " +
+                                                  std::to_string(carried.size()) + " carried ones");
+      auto again = inline_subgraph(cond_graph, with(next));
+      if (!unknown_.empty()) return poison_outputs(node);
+      body->registerOutput(as_condition(graph_, again[0]));
+      for (auto* v : next) body->registerOutput(v);
+    }
+    std::vector<Value*> results;
+    for (size_t k = 0; k < carried.size(); ++k) results.push_back(n->output(k)->setType(carried[k]->type()));
+    bind_results(node, results);
+    return;
+  }
+  if (name == "wrap_with_set_grad_enabled" || name == "wrap_with_autocast") {
+    // A region under torch.no_grad()/autocast: its nodes inlined, with the dtypes the program records.
+    size_t g = 0;
+    while (g < inputs.size() && inputs[g].at("arg").union_member().first != "as_graph") ++g;
+    if (g == inputs.size()) node.at("inputs").fail(name + " without its subgraph");
+    std::vector<Value*> operands;
+    for (size_t i = g + 1; i < inputs.size(); ++i)
+      for (auto* v : operands_of(inputs[i].at("arg"))) operands.push_back(v);
+    auto outs = inline_subgraph(inputs[g].at("arg").at("as_graph"), operands);
+    if (!unknown_.empty()) return poison_outputs(node);
+    bind_results(node, outs);
+    return;
+  }
+  note_unknown("higher_order." + name + " (map and scan are not converted yet)", node);
+  poison_outputs(node);
+}
+
 void ProgramGraphBuilder::add_nodes(const JsonAt& nodes) {
   for (const auto& node : nodes.items()) add_node(node);
 }
@@ -416,21 +591,20 @@ void ProgramGraphBuilder::add_node(const JsonAt& node) {
   if (!origin.module_path.empty())
     graph_.set_current_scope(saved_scope->push(c10::Symbol::scope(
         origin.module_path + (origin.module_class.empty() ? "" : " (" + origin.module_class + ")"))));
-  torch::jit::Node* before = graph_.block()->return_node()->prev();
+  // Nodes go before the insert point: the end of the graph, or of the branch or loop body being built.
+  torch::jit::Node* const end = graph_.insertPoint();
+  torch::jit::Node* before = end->prev();
   try {
     const std::string ops_prefix = "torch.ops.";
     if (target.rfind(ops_prefix, 0) == 0) {
       std::string rest = target.substr(ops_prefix.size());
       auto first = rest.find('.');
       auto last = rest.rfind('.');
-      if (first == std::string::npos || last == first) node.at("target").fail("'" + target + "' is no op overload");
-      const std::string ns = rest.substr(0, first);
-      const std::string name = rest.substr(first + 1, last - first - 1);
-      const std::string overload = rest.substr(last + 1);
-      if (ns == "higher_order") {
-        note_unknown("higher_order." + name + " (torch.cond, while_loop, map and scan are not converted yet)", node);
+      if (rest.rfind("higher_order.", 0) == 0) {
+        add_higher_order(node, rest.substr(13));  // torch.ops.higher_order.NAME: no overload
       } else {
-        add_operator_node(node, ns, name, overload);
+        if (first == std::string::npos || last == first) node.at("target").fail("'" + target + "' is no op overload");
+        add_operator_node(node, rest.substr(0, first), rest.substr(first + 1, last - first - 1), rest.substr(last + 1));
       }
     } else {
       add_python_op(node, target);
@@ -444,7 +618,7 @@ void ProgramGraphBuilder::add_node(const JsonAt& node) {
     auto source = std::make_shared<torch::jit::Source>(origin.code.empty() ? std::string(" ") : origin.code,
                                                        origin.file, (size_t)std::max<int64_t>(origin.line, 1));
     torch::jit::SourceRange range(source, 0, source->size());
-    for (auto* n = before->next(); n != graph_.block()->return_node(); n = n->next()) n->setSourceRange(range);
+    for (auto* n = before->next(); n != end; n = n->next()) n->setSourceRange(range);
   }
 }
 

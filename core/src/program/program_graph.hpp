@@ -61,6 +61,10 @@ class ProgramGraphBuilder {
   torch::jit::Value* tensor(const JsonAt& tensor_argument);
   torch::jit::Value* symbol(const JsonAt& sym_argument, const char* kind);
   void bind_outputs(const JsonAt& node, torch::jit::Node* n, const c10::FunctionSchema& schema);
+  void add_higher_order(const JsonAt& node, const std::string& name);
+  std::vector<torch::jit::Value*> inline_subgraph(const JsonAt& graph_argument,
+                                                  const std::vector<torch::jit::Value*>& inputs);
+  void bind_results(const JsonAt& node, const std::vector<torch::jit::Value*>& results);
   void note_unknown(const std::string& op, const JsonAt& node);
   void poison_outputs(const JsonAt& node);
   torch::jit::Value* number_as_tensor(torch::jit::Value* number);
