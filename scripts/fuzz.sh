@@ -10,7 +10,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 SECONDS_EACH=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_input_spec fuzz_json_pack fuzz_tensor_file fuzz_archive_bounds fuzz_torchscript_load fuzz_onnx_reader)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_input_spec fuzz_json_pack fuzz_tensor_file fuzz_archive_bounds fuzz_torchscript_load fuzz_onnx_reader
+                                     fuzz_torch_save fuzz_pt2_program)
 BUILD=${T2O_FUZZ_BUILD_DIR:-build-fuzz}
 JOBS=${T2O_JOBS:-2}
 
