@@ -92,9 +92,10 @@ ort.InferenceSession.create(process.argv[1]).then((s) => {
   mkdir -p "$T2O_TEST_CPU_DIR"
   local log="$build/sid_ctest.log" status=0
   echo "==> ctest ${ctest_args[*]} $* (-j$jobs; log $log)"
-  ctest --test-dir "$build" --output-on-failure -j"$jobs" ${ctest_args[@]+"${ctest_args[@]}"} "$@" 2>&1 |
-    tee "$log" || true
+  set +e
+  ctest --test-dir "$build" --output-on-failure -j"$jobs" ${ctest_args[@]+"${ctest_args[@]}"} "$@" 2>&1 | tee "$log"
   status=${PIPESTATUS[0]}
+  set -e
   # "97% tests passed, 3 tests failed out of 120"
   local summary
   summary=$(grep -E '^[0-9]+% tests passed' "$log" | tail -1 || true)

@@ -204,6 +204,15 @@ struct OneNode {
   }
 };
 
+// Whether (op, since) is one of our schemas: with ONNX 1.12 every post-17 one is; a newer ONNX (1.20)
+// has its own schemas of the opsets it knows, whose inference functions do not check what ours check
+// (mode names, ...): a test of what ours refuse is then skipped, naming the ONNX schema in use.
+bool ours(const std::string& op, int since) {
+  for (const auto& id : onnx_schemas::post17_schemas())
+    if (id.op == op && id.since_version == since) return true;
+  return false;
+}
+
 }  // namespace
 
 TEST(OnnxSchemas, ReduceWithAxesInput) {
@@ -238,6 +247,7 @@ TEST(OnnxSchemas, PadWithAxesAndWrapOnlyFrom19) {
   m.ints_input("axes", {1});
   m.attr_s("mode", "wrap");
   EXPECT_EQ(m.infer(), (std::vector<int64_t>{2, 6}));
+  if (!ours("Pad", 18)) GTEST_SKIP() << "Pad-18 is ONNX's own schema here, which does not check the mode";
   OneNode old("Pad", 18, {2, 3});
   old.ints_input("pads", {1, 1, 1, 1});
   old.attr_s("mode", "wrap");
@@ -257,6 +267,7 @@ TEST(OnnxSchemas, GridSample20RejectsOpset16ModeNames) {
   m.node->add_input("grid");
   m.attr_s("mode", "linear");
   EXPECT_EQ(m.infer(), (std::vector<int64_t>{1, 2, 3, 5}));
+  if (!ours("GridSample", 20)) GTEST_SKIP() << "GridSample-20 is ONNX's own schema here, which does not check the mode";
   OneNode old("GridSample", 20, {1, 2, 4, 4});
   old.add_input("grid", onnx::TensorProto::FLOAT, {1, 3, 5, 2});
   old.node->add_input("grid");
@@ -302,6 +313,8 @@ TEST(OnnxSchemas, Attention4D) {
 
 TEST(OnnxSchemas, CheckerWarnsOnOpsWithoutSchemaAndRestoresTheModel) {
   // CenterCropPad (opset 18) has no schema here: checked as part of the graph, named as unverified.
+  if (onnx::OpSchemaRegistry::Schema("CenterCropPad", 18, "") || onnx::IR_VERSION > 11)
+    GTEST_SKIP() << "this ONNX (IR " << onnx::IR_VERSION << ") has a CenterCropPad-18 schema and reads IR 11 itself";
   OneNode m("CenterCropPad", 18, {4, 4});
   m.ints_input("shape", {2, 2});
   m.model.set_ir_version(ir_version_for_opset(23));
