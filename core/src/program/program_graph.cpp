@@ -1,5 +1,7 @@
 #include "program/program_graph.hpp"
 
+#include "torch2onnx/core/error_reason.hpp"
+
 #include <torch/csrc/jit/frontend/source_range.h>
 #include <torch/csrc/jit/ir/ir.h>
 #include <torch/csrc/jit/runtime/operator.h>
@@ -609,9 +611,18 @@ void ProgramGraphBuilder::add_node(const JsonAt& node) {
     } else {
       add_python_op(node, target);
     }
-  } catch (...) {
+  } catch (const ExportError&) {
     graph_.set_current_scope(saved_scope);
     throw;
+  } catch (const std::exception& e) {
+    // libtorch refusing what the file claims (a list of mixed types, a value of the wrong kind): the
+    // node's place in the file and libtorch's reason, one line.
+    graph_.set_current_scope(saved_scope);
+    if (!unknown_.empty()) {
+      poison_outputs(node);  // fed by an unknown op: the export stops at the unknown ops anyway
+      return;
+    }
+    node.fail("cannot be built as a TorchScript node: " + first_line(e.what()));
   }
   graph_.set_current_scope(saved_scope);
   if (!origin.file.empty()) {
