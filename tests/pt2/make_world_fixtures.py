@@ -1,0 +1,652 @@
+#!/usr/bin/env python3
+"""Fixtures for the torch.export world beyond straight-line programs (issue 42): torch.cond,
+while_loop, torch.onnx.ops, custom ops converted by a JSON pack, data-dependent sizes, pytree inputs
+and outputs, buffer and input mutations, torch.no_grad()/autocast regions. Same conventions and
+output format as make_fixtures.py (whose helpers it imports); run it in both roots and commit:
+
+    bash scripts/torch2x_env.sh run tests/pt2/make_world_fixtures.py tests/pt2/fixtures_world/torch2.6
+    T2O_TORCH2X_SUITE=sid bash scripts/torch2x_env.sh run tests/pt2/make_world_fixtures.py tests/pt2/fixtures_world/torch2.14
+
+Each case is exported at its example inputs; every case also has input sets (sets<k>/) that take the
+other branch, other trip counts, other mask densities or other sizes (make(**kw) with other
+arguments; "dims" in meta.json names the dynamic dims' sizes of a set). Beyond make_fixtures.py's
+index fields a case may carry:
+  plugin_path     a pack directory (relative to tests/pt2) the test passes as --plugin-path
+  known_failure   why torch2onnx fails on it today (the test reports the case, does not fail on it)
+and an error case's meta.json may hold "expect_all": substrings that must all be in the one line.
+A `_core` case is the program after ep.run_decompositions(); for a program that writes buffers or
+inputs, its expected outputs are the user's outputs followed by the new values of the state it
+writes, in the order of the program's output specs (named NAME.updated by torch2onnx); the
+training-IR case keeps only the user's outputs.
+"""
+import hashlib
+import json
+import os
+import shutil
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from torch.export import Dim  # noqa: E402
+
+from make_fixtures import export, one_line, r, seed_of, write_set  # noqa: E402
+
+RANGES = {"batch": (1, 8), "seq": (2, 16), "n": (2, 32), "w": (2, 15)}
+TORCH_214 = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2]) >= (2, 8)
+
+CASES = []
+# Cases torch2onnx fails on today, by name (both versions) or "name@2.6"/"name@2.14": the reason.
+KNOWN_FAILURES = {}
+
+
+def case(name, opsets=(17,), core=False, rtol=1e-4, plugin_path=None, needs=None):
+    """The decorated function returns (model, make, example, dynamic, others): make(**kw) -> args;
+    example: the kwargs of the example inputs; others: kwargs of other input sets; dynamic(D) ->
+    dynamic_shapes (D: torch.export.Dim by name, for the kwargs named in RANGES) or None.
+    needs: a reason string when this PyTorch cannot run the case (skipped, printed)."""
+    def deco(fn):
+        CASES.append({"name": name, "fn": fn, "opsets": list(opsets), "core": core, "rtol": rtol,
+                      "plugin_path": plugin_path, "needs": needs})
+        return fn
+    return deco
+
+
+def line_of(marker):
+    """The line of this file holding `# LINE:marker` (what a node's stack_trace names)."""
+    with open(os.path.abspath(__file__)) as f:
+        for k, text in enumerate(f, 1):
+            if text.rstrip().endswith("# LINE:" + marker):
+                return k
+    raise RuntimeError(marker)
+
+
+# --- 1. torch.cond ---------------------------------------------------------------------------------
+class CondParams(nn.Module):
+    """pred from data; both branches use parameters; two outputs of different shapes."""
+
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(4, 3), nn.Linear(4, 3)
+        self.scale = nn.Parameter(torch.tensor([1.5, -0.5, 2.0]))
+
+    def forward(self, x):
+        def yes(x):
+            y = self.a(x)
+            return y * self.scale, y.sum(0)
+
+        def no(x):
+            y = torch.relu(self.b(x))
+            return y - self.scale, y.amax(0)
+        return torch.cond(x.sum() > 0, yes, no, (x,))
+
+
+def signed(batch, sign):
+    return ((r(batch, 4).abs() + 0.1) * sign,)
+
+
+@case("cond_params", core=True)
+def _():
+    return (CondParams(), signed, {"batch": 2, "sign": 1.0}, lambda D: ({0: D["batch"]},),
+            [{"batch": 2, "sign": -1.0}, {"batch": 5, "sign": -1.0}, {"batch": 1, "sign": 1.0}])
+
+
+class CondNested(nn.Module):
+    """A cond inside a branch of a cond, operands beyond the predicate's tensor, an int output."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x, y):
+        def inner_yes(x, y):
+            return self.lin(x) + y, (x > 0).to(torch.int64).sum(1)
+
+        def inner_no(x, y):
+            return x * y, (x < 0).to(torch.int64).sum(1)
+
+        def outer_yes(x, y):
+            return torch.cond(x.max() > 1.0, inner_yes, inner_no, (x, y))
+
+        def outer_no(x, y):
+            return x - y, torch.zeros(x.shape[0], dtype=torch.int64)
+        return torch.cond(x.mean() > 0, outer_yes, outer_no, (x, y))
+
+
+def nested_inputs(batch, shift, top):
+    x = r(batch, 4).clamp(-0.9, 0.9) + shift
+    x[0, 0] = top
+    return x, r(batch, 4)
+
+
+@case("cond_nested")
+def _():
+    # example: mean > 0 and max > 1 (inner yes); others: inner no, outer no, and another batch
+    return (CondNested(), nested_inputs, {"batch": 3, "shift": 0.5, "top": 2.0},
+            lambda D: ({0: D["batch"]}, {0: D["batch"]}),
+            [{"batch": 3, "shift": 0.2, "top": 0.5}, {"batch": 3, "shift": -0.5, "top": 2.0},
+             {"batch": 6, "shift": -0.5, "top": 0.0}])
+
+
+# --- 2. while_loop ---------------------------------------------------------------------------------
+def while_loop(cond_fn, body_fn, carried):
+    from torch._higher_order_ops.while_loop import while_loop as wl
+    return wl(cond_fn, body_fn, carried)
+
+
+class WhileCount(nn.Module):
+    """The trip count from an input; carried int64, float32, int32 and float64 tensors."""
+
+    def forward(self, n, x):
+        def cond(i, acc, hits, total):
+            return i < n
+
+        def body(i, acc, hits, total):
+            nxt = acc * 0.5 + x
+            return i + 1, nxt, hits + (nxt > 0).to(torch.int32), total + nxt.sum().to(torch.float64)
+        i0 = torch.zeros((), dtype=torch.int64)
+        return while_loop(cond, body, (i0, torch.zeros_like(x), torch.zeros(x.shape, dtype=torch.int32),
+                                        torch.zeros((), dtype=torch.float64)))
+
+
+def count_inputs(trips, batch):
+    return torch.tensor(trips, dtype=torch.int64), r(batch, 3)
+
+
+@case("while_count", core=True)
+def _():
+    return (WhileCount(), count_inputs, {"trips": 3, "batch": 2}, lambda D: (None, {0: D["batch"]}),
+            [{"trips": 0, "batch": 2}, {"trips": 7, "batch": 4}, {"trips": 1, "batch": 1}])
+
+
+class WhileParams(nn.Module):
+    """A recurrence with a parameter inside the body, stopping on a value (not a count)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, h, limit):
+        def cond(k, h):
+            return (k < 20) & (h.abs().sum() < limit)
+
+        def body(k, h):
+            return k + 1, torch.tanh(self.lin(h)) + h
+        return while_loop(cond, body, (torch.zeros((), dtype=torch.int64), h))
+
+
+def params_inputs(batch, limit):
+    return r(batch, 4) * 0.1, torch.tensor(limit)
+
+
+@case("while_params")
+def _():
+    return (WhileParams(), params_inputs, {"batch": 2, "limit": 6.0}, lambda D: ({0: D["batch"]}, None),
+            [{"batch": 2, "limit": 0.01}, {"batch": 3, "limit": 30.0}, {"batch": 1, "limit": 2.0}])
+
+
+# --- 3. torch.onnx.ops (2.14) ----------------------------------------------------------------------
+NO_ONNX_OPS = None if hasattr(torch.onnx, "ops") else f"torch.onnx.ops does not exist in PyTorch {torch.__version__}"
+
+
+class Rotary(nn.Module):
+    def forward(self, x, cos, sin, pos, x3):
+        a = torch.onnx.ops.rotary_embedding(x, cos, sin, pos)
+        b = torch.onnx.ops.rotary_embedding(x, cos, sin, pos, interleaved=True)
+        c = torch.onnx.ops.rotary_embedding(x3, cos, sin, pos, num_heads=2)
+        return a, b, c
+
+
+def rotary_inputs(batch, seq):
+    return (r(batch, 2, seq, 8), r(32, 4), r(32, 4), torch.randint(0, 32, (batch, seq)), r(batch, seq, 16))
+
+
+@case("onnx_rotary_embedding", opsets=(17, 23), needs=NO_ONNX_OPS)
+def _():
+    return (Rotary(), rotary_inputs, {"batch": 2, "seq": 3},
+            lambda D: ({0: D["batch"], 2: D["seq"]}, None, None, {0: D["batch"], 1: D["seq"]},
+                       {0: D["batch"], 1: D["seq"]}),
+            [{"batch": 1, "seq": 7}, {"batch": 3, "seq": 2}])
+
+
+class Attention(nn.Module):
+    """4-D attention with a float mask (all four outputs) and 3-D grouped-query causal attention."""
+
+    def forward(self, q, k, v, mask, q3, k3, v3):
+        y, pk, pv, qk = torch.onnx.ops.attention(q, k, v, mask)
+        y3 = torch.onnx.ops.attention(q3, k3, v3, is_causal=True, q_num_heads=4, kv_num_heads=2)[0]
+        return y, pk, pv, qk, y3
+
+
+def attention_inputs(seq):
+    return (r(2, 2, seq, 4), r(2, 2, seq, 4), r(2, 2, seq, 4), r(seq, seq), r(1, seq, 16), r(1, seq, 8),
+            r(1, seq, 8))
+
+
+@case("onnx_attention", opsets=(17, 23), needs=NO_ONNX_OPS, rtol=1e-3)
+def _():
+    def dyn(D):
+        s = {2: D["seq"]}
+        s3 = {1: D["seq"]}
+        return (s, s, s, {0: D["seq"], 1: D["seq"]}, s3, s3, s3)
+    return (Attention(), attention_inputs, {"seq": 3}, dyn, [{"seq": 5}, {"seq": 2}])
+
+
+class Symbolic(nn.Module):
+    """symbolic of a standard ONNX op (so ONNX Runtime runs it), its shape symbolic: PyTorch gives
+    zeros of the declared dtype and shape, so its result enters the outputs times zero."""
+
+    def forward(self, x):
+        v = torch.onnx.ops.symbolic("Relu", (x,), {}, dtype=x.dtype, shape=x.shape, version=14,
+                                    metadata_props={"source": "t2o test"})
+        return x + v * 0, v.shape[0] * torch.ones(1)
+
+
+@case("onnx_symbolic", opsets=(17, 23), needs=NO_ONNX_OPS)
+def _():
+    return (Symbolic(), lambda batch: (r(batch, 4),), {"batch": 2}, lambda D: ({0: D["batch"]},),
+            [{"batch": 5}, {"batch": 1}])
+
+
+class SymbolicMulti(nn.Module):
+    """symbolic_multi_out with attributes (static shapes: 2.14 cannot serialize symbolic ones in it)."""
+
+    def forward(self, x):
+        a, b = torch.onnx.ops.symbolic_multi_out("Split", (x,), {"axis": 1}, dtypes=(x.dtype, x.dtype),
+                                                 shapes=((3, 2), (3, 2)), version=13)
+        return torch.cat([a, b], 1) * 0 + x, a.shape[1] * torch.ones(1)
+
+
+@case("onnx_symbolic_multi_out", opsets=(17, 23), needs=NO_ONNX_OPS)
+def _():
+    return (SymbolicMulti(), lambda seed: (r(3, 4) * seed,), {"seed": 1.0}, None, [{"seed": -2.0}])
+
+
+# --- 4. custom ops converted by a JSON pack (tests/pt2/world_pack/t2o_test_ops.json) ---------------
+@torch.library.custom_op("t2o_test::leaky_scale", mutates_args=())
+def leaky_scale(x: torch.Tensor, slope: float) -> torch.Tensor:
+    return F.leaky_relu(x, slope)
+
+
+@leaky_scale.register_fake
+def _(x, slope):
+    return torch.empty_like(x)
+
+
+@torch.library.custom_op("t2o_test::hard_sigmoid_ab", mutates_args=())
+def hard_sigmoid_ab(x: torch.Tensor, alpha: float, beta: float) -> torch.Tensor:
+    return (x * alpha + beta).clamp(0, 1)
+
+
+@hard_sigmoid_ab.register_fake
+def _(x, alpha, beta):
+    return torch.empty_like(x)
+
+
+@torch.library.custom_op("t2o_test::power", mutates_args=())
+def power(base: torch.Tensor, exponent: torch.Tensor) -> torch.Tensor:
+    return torch.pow(base, exponent)
+
+
+@power.register_fake
+def _(base, exponent):
+    return torch.empty_like(base)
+
+
+class CustomOps(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = torch.ops.t2o_test.leaky_scale(self.lin(x), 0.2)
+        return torch.ops.t2o_test.hard_sigmoid_ab(y, 0.3, 0.4), y
+
+
+@case("custom_op_pack", plugin_path="world_pack")
+def _():
+    return (CustomOps(), lambda batch: (r(batch, 4),), {"batch": 2}, lambda D: ({0: D["batch"]},),
+            [{"batch": 5}, {"batch": 1}])
+
+
+class CustomPower(nn.Module):
+    def forward(self, x, e):
+        return torch.ops.t2o_test.power(x.abs() + 0.5, e) + 1
+
+
+@case("custom_op_pack_two_inputs", plugin_path="world_pack")
+def _():
+    return (CustomPower(), lambda n: (r(3, n), r(3, n)), {"n": 4}, lambda D: ({1: D["n"]}, {1: D["n"]}),
+            [{"n": 9}])
+
+
+# --- 5. data-dependent sizes -----------------------------------------------------------------------
+class NonzeroMask(nn.Module):
+    def forward(self, x):
+        m = x > 0
+        return torch.nonzero(m), x[m] * 2, torch.masked_select(x, m).sum(0, keepdim=True)
+
+
+@case("data_dependent_nonzero", core=True)
+def _():
+    # mask densities: about half, all, none
+    return (NonzeroMask(), lambda n, shift: (r(n, 3) + shift,), {"n": 4, "shift": 0.0},
+            lambda D: ({0: D["n"]},), [{"n": 4, "shift": 10.0}, {"n": 6, "shift": -10.0}, {"n": 9, "shift": 0.5}])
+
+
+class MaskGather(nn.Module):
+    """Rows kept by a mask of another input, then arithmetic on the kept rows."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 2)
+
+    def forward(self, x, keep):
+        rows = x[keep]
+        idx = keep.nonzero().squeeze(1)
+        return self.lin(rows), idx, rows.shape[0] * torch.ones(1, dtype=torch.int64)
+
+
+@case("data_dependent_mask_rows")
+def _():
+    return (MaskGather(), lambda n, p: (r(n, 4), torch.rand(n) < p), {"n": 5, "p": 0.5},
+            lambda D: ({0: D["n"]}, {0: D["n"]}), [{"n": 5, "p": 1.1}, {"n": 8, "p": 0.2}, {"n": 3, "p": -1.0}])
+
+
+# --- 6. pytrees ------------------------------------------------------------------------------------
+class PytreeDict(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, inputs, extra):
+        x, (y, z) = inputs["x"], inputs["pair"]
+        h = self.lin(x) + extra["bias"]
+        return {"out": h, "stats": (h.sum(1), [y * z, z - extra["shift"]])}
+
+
+def pytree_inputs(batch):
+    return ({"x": r(batch, 4), "pair": (r(batch, 3), r(batch, 3))}, {"bias": r(4), "shift": r(batch, 3)})
+
+
+@case("pytree_dict")
+def _():
+    def dyn(D):
+        b = {0: D["batch"]}
+        return ({"x": b, "pair": (b, b)}, {"bias": None, "shift": b})
+    return (PytreeDict(), pytree_inputs, {"batch": 2}, dyn, [{"batch": 5}])
+
+
+class PytreeList(nn.Module):
+    def forward(self, xs, pair):
+        total = xs[0] + xs[1] * xs[2]
+        return [total, (pair[0] @ pair[1], {"n": total.sum(), "m": pair[1].mean(0)})], xs[2]
+
+
+@case("pytree_list")
+def _():
+    return (PytreeList(), lambda n: ([r(2, n), r(2, n), r(2, n)], (r(3, 4), r(4, n))), {"n": 3},
+            lambda D: ([{1: D["n"]}] * 3, (None, {1: D["n"]})), [{"n": 7}])
+
+
+# --- 7. state written in forward -------------------------------------------------------------------
+class BufferCounter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("count", torch.zeros(1))
+        self.register_buffer("total", torch.full((3,), 0.5))
+        self.lin = nn.Linear(3, 3)
+
+    def forward(self, x):
+        self.count.add_(1)
+        self.total.add_(x.sum(0))
+        return self.lin(x) * self.count + self.total
+
+
+@case("buffer_mutation", core=True)
+def _():
+    return (BufferCounter(), lambda batch: (r(batch, 3),), {"batch": 2}, lambda D: ({0: D["batch"]},),
+            [{"batch": 4}])
+
+
+class CacheWrite(nn.Module):
+    """A cache buffer written by slice assignment (a KV-cache write) and an input written in place."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("cache", torch.zeros(2, 16))
+
+    def forward(self, x, acc):
+        n = x.shape[1]
+        self.cache[:, :n] = x
+        acc.mul_(2)
+        return self.cache.sum(1), acc + 1
+
+
+@case("buffer_slice_and_input_mutation", core=True)
+def _():
+    return (CacheWrite(), lambda w: (r(2, w), r(3)), {"w": 4}, lambda D: ({1: D["w"]}, None), [{"w": 9}, {"w": 2}])
+
+
+# --- 8. no_grad / autocast regions -----------------------------------------------------------------
+class NoGrad(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(4, 4), nn.Linear(4, 2)
+
+    def forward(self, x):
+        h = torch.relu(self.a(x))
+        with torch.no_grad():
+            g = self.b(h) * 2
+            with torch.enable_grad():
+                k = h.sum(1, keepdim=True)
+        return g + k, h
+
+
+@case("no_grad_region")
+def _():
+    return (NoGrad(), lambda batch: (r(batch, 4),), {"batch": 2}, lambda D: ({0: D["batch"]},), [{"batch": 6}])
+
+
+class Autocast(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            y = self.lin(x)
+        return y.float() + x
+
+
+@case("autocast_region", rtol=2e-2)
+def _():
+    return (Autocast(), lambda batch: (r(batch, 4),), {"batch": 2}, lambda D: ({0: D["batch"]},), [{"batch": 3}])
+
+
+# --- error cases -----------------------------------------------------------------------------------
+ERRORS = []
+
+
+def error(name, expect, expect_all=None, needs=None):
+    def deco(fn):
+        ERRORS.append({"name": name, "fn": fn, "expect": expect, "expect_all": expect_all, "needs": needs})
+        return fn
+    return deco
+
+
+class CustomNoPack(nn.Module):
+    def forward(self, x):
+        return torch.ops.t2o_test.leaky_scale(x, 0.1) + 1  # LINE:custom
+
+
+@error("error_custom_op_no_pack", "t2o_test",
+       expect_all=["leaky_scale", f"make_world_fixtures.py:{line_of('custom')}"])
+def _(path):
+    torch.export.save(export(CustomNoPack(), (r(2, 3),), None)[0], path)
+
+
+class MapOver(nn.Module):
+    def forward(self, xs, y):
+        from torch._higher_order_ops.map import map as hop_map
+        return hop_map(lambda x, y: x * y + 1, xs, y)  # LINE:map
+
+
+@error("error_map", "map", expect_all=[f"make_world_fixtures.py:{line_of('map')}"])
+def _(path):
+    torch.export.save(export(MapOver(), (r(3, 2), r(2)), None)[0], path)
+
+
+class ScanOver(nn.Module):
+    def forward(self, init, xs):
+        from torch._higher_order_ops.scan import scan
+        return scan(lambda c, x: (c + x, c * x), init, xs)  # LINE:scan
+
+
+@error("error_scan", "scan", expect_all=[f"make_world_fixtures.py:{line_of('scan')}"])
+def _(path):
+    torch.export.save(export(ScanOver(), (r(2), r(3, 2)), None)[0], path)
+
+
+# --- writing -------------------------------------------------------------------------------------
+def clone_tree(args):
+    return torch.utils._pytree.tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, args)
+
+
+def run_program(prog, args, with_state):
+    """ep.module() on a copy of args (a fresh module: state as saved); with_state: the new values of
+    the state the program writes appended after the user's outputs, in its output specs' order."""
+    mod = prog.module()
+    call_args = clone_tree(args)
+    with torch.no_grad():
+        out = mod(*call_args)
+    if not with_state:
+        return out
+    flat_in = torch.utils._pytree.tree_leaves(call_args)
+    user_inputs = [s.arg.name for s in prog.graph_signature.input_specs if s.kind.name == "USER_INPUT"]
+    state = dict(mod.named_buffers())
+    state.update(dict(mod.named_parameters()))
+    extra = []
+    for s in prog.graph_signature.output_specs:
+        if s.kind.name in ("BUFFER_MUTATION", "PARAMETER_MUTATION"):
+            extra.append(state[s.target].detach().clone())
+        elif s.kind.name == "USER_INPUT_MUTATION":
+            extra.append(flat_in[user_inputs.index(s.target)].detach().clone())
+    if not extra:
+        return out
+    return [torch.utils._pytree.tree_leaves(out), extra]
+
+
+def known_failure(name):
+    version = "2.14" if TORCH_214 else "2.6"
+    return KNOWN_FAILURES.get(f"{name}@{version}") or KNOWN_FAILURES.get(name)
+
+
+def make_case(out_dir, c, index):
+    name = c["name"]
+    if c["needs"]:
+        raise Skip(c["needs"])
+    torch.manual_seed(seed_of(name))
+    model, make, example, dynamic, others = c["fn"]()
+    model.eval()
+    args = make(**example)
+    dims = {k: v for k, v in example.items() if k in RANGES}
+    D = {k: Dim(k, min=RANGES[k][0], max=RANGES[k][1]) for k in dims}
+    ep, strict = export(model, clone_tree(args), dynamic(D) if dynamic else None)
+    variants = [(name, "training", ep)]
+    if c["core"]:
+        try:
+            variants.append((name + "_core", "core", ep.run_decompositions()))
+        except Exception as e:
+            print(f"SKIP {name}_core: run_decompositions failed: {one_line(e)}", flush=True)
+            index["skipped"].append({"name": name + "_core", "reason": "run_decompositions: " + one_line(e)})
+    for vname, ir, prog in variants:
+        d = os.path.join(out_dir, vname)
+        os.makedirs(d)
+        torch.export.save(prog, os.path.join(d, "model.pt2"))
+        with_state = ir == "core"
+        write_set(d, args, run_program(prog, args, with_state), c["rtol"], {"dims": dims} if dims else None)
+        entry = {"name": vname, "kind": "model", "opsets": c["opsets"], "ir": ir,
+                 "strict": "default" if strict is None else "non-strict"}
+        if dims:
+            entry["dims"] = {k: {"example": v, "min": RANGES[k][0], "max": RANGES[k][1]} for k, v in dims.items()}
+        if c["plugin_path"]:
+            entry["plugin_path"] = c["plugin_path"]
+        why = known_failure(vname)
+        if why:
+            entry["known_failure"] = why
+        sets = []
+        for k, other in enumerate(others, 1):
+            torch.manual_seed(seed_of(f"{name}/sets{k}"))
+            oargs = make(**other)
+            odims = {n: v for n, v in other.items() if n in RANGES}
+            write_set(os.path.join(d, f"sets{k}"), oargs, run_program(prog, oargs, with_state), c["rtol"],
+                      {"dims": odims, "set": other})
+            sets.append(f"sets{k}")
+        if sets:
+            entry["sizes"] = sets
+        index["cases"].append(entry)
+        print(f"{vname}: {ir}{'' if strict is None else ' (non-strict)'} {json.dumps(example)}"
+              f"{' + ' + ', '.join(sets) if sets else ''}{' (known failure)' if why else ''}", flush=True)
+
+
+class Skip(Exception):
+    pass
+
+
+def make_error_case(out_dir, e, index):
+    if e["needs"]:
+        raise Skip(e["needs"])
+    d = os.path.join(out_dir, e["name"])
+    os.makedirs(d)
+    torch.manual_seed(seed_of(e["name"]))
+    e["fn"](os.path.join(d, "model.pt2"))
+    meta = {"kind": "error", "expect_error": e["expect"]}
+    if e["expect_all"]:
+        meta["expect_all"] = e["expect_all"]
+    with open(os.path.join(d, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    entry = {"name": e["name"], "kind": "error", "opsets": [17]}
+    why = known_failure(e["name"])
+    if why:
+        entry["known_failure"] = why
+    index["cases"].append(entry)
+    print(f"{e['name']}: error case", flush=True)
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out_dir = argv[1]
+    if os.path.isdir(out_dir):
+        shutil.rmtree(out_dir)
+    os.makedirs(out_dir)
+    torch.set_num_threads(1)
+    index = {"torch": torch.__version__,
+             "generator_sha256": hashlib.sha256(open(__file__, "rb").read()).hexdigest(),
+             "cases": [], "skipped": []}
+    only = set(os.environ.get("T2O_PT2_ONLY", "").split(",")) - {""}
+    for c, make in [(c, make_case) for c in CASES] + [(e, make_error_case) for e in ERRORS]:
+        if only and c["name"] not in only:
+            continue
+        try:
+            make(out_dir, c, index)
+        except Exception as e:
+            for n in (c["name"], c["name"] + "_core"):
+                shutil.rmtree(os.path.join(out_dir, n), ignore_errors=True)
+            index["cases"] = [x for x in index["cases"] if x["name"] not in (c["name"], c["name"] + "_core")]
+            reason = str(e) if isinstance(e, Skip) else one_line(e)
+            print(f"SKIP {c['name']}: {reason}", flush=True)
+            if os.environ.get("T2O_PT2_TRACE") and not isinstance(e, Skip):
+                traceback.print_exc()
+            index["skipped"].append({"name": c["name"], "reason": reason})
+    with open(os.path.join(out_dir, "index.json"), "w") as f:
+        json.dump(index, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
