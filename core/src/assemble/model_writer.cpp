@@ -116,11 +116,14 @@ class FileSink {
 
   void put(const void* data, size_t n) {
     const char* p = static_cast<const char*>(data);
-    if (buffer_.size() + n <= kBuffer) {
+    // Bytes still untouched in a model's file (a .pt2's records are tensors over its mapping, small
+    // ones too) go file-to-file whatever their size, above a page: never read into the process.
+    const bool from_file = n >= kMinFileCopy && lazy_weights::file_span(p, n).has_value();
+    if (!from_file && buffer_.size() + n <= kBuffer) {
       buffer_.insert(buffer_.end(), p, p + n);
     } else {
       flush();
-      if (n < kBuffer) buffer_.insert(buffer_.end(), p, p + n);
+      if (!from_file && n < kBuffer) buffer_.insert(buffer_.end(), p, p + n);
       else write(p, n);
     }
     written_ += n;
@@ -143,6 +146,7 @@ class FileSink {
 
  private:
   static constexpr size_t kBuffer = 1 << 20;
+  static constexpr size_t kMinFileCopy = 4096;
   void flush() {
     write(buffer_.data(), buffer_.size());
     buffer_.clear();

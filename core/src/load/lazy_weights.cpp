@@ -495,11 +495,52 @@ std::optional<FileSpan> file_span(const void* data, size_t n) {
   return span;
 }
 
+namespace {
+std::atomic<uint64_t> g_copied_from_files{0};
+
+bool copy_counted(int in_fd, uint64_t offset, int out_fd, size_t n) {
+  if (!copy_file_bytes(in_fd, offset, out_fd, n)) return false;
+  g_copied_from_files.fetch_add(n, std::memory_order_relaxed);
+  return true;
+}
+}  // namespace
+
+uint64_t bytes_copied_from_files() { return g_copied_from_files.load(std::memory_order_relaxed); }
+
+int register_mapping(const void* base, size_t length, int fd) {
+  if (!enabled() || !base || !length || fd < 0) return -1;
+  const int slot = g_region_count.load(std::memory_order_relaxed);
+  if (slot >= kMaxRegions) return -1;
+  const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (copy < 0) return -1;
+  Region& r = g_regions[slot];
+  r.base = static_cast<char*>(const_cast<void*>(base));
+  r.mapped = length;
+  r.bytes = length;
+  r.file = new FileHandle;
+  r.file->fd = copy;
+  r.file_offset = 0;
+  r.map_base = nullptr;  // the owner's to unmap
+  r.map_length = 0;
+  r.state.store(kMapped, std::memory_order_release);
+  g_region_count.store(slot + 1, std::memory_order_release);
+  return slot;
+}
+
+void unregister_mapping(int handle) {
+  if (handle < 0 || handle >= kMaxRegions) return;
+  Region& r = g_regions[handle];
+  if (r.map_base || r.state.load(std::memory_order_acquire) != kMapped) return;  // not a registered mapping
+  r.state.store(kDead, std::memory_order_release);
+  if (r.file) r.file->unref();
+  r.file = nullptr;
+}
+
 bool write_bytes(int out_fd, const void* data, size_t n) {
   const char* p = static_cast<const char*>(data);
   // A mapped record nothing wrote to: file to file.
   if (Region* m = n ? find_region(p, kMapped) : nullptr; m && p + n <= m->base + m->bytes) {
-    if (!written_since_mapped(p, n)) return copy_file_bytes(m->file->fd, m->file_offset + uint64_t(p - m->base), out_fd, n);
+    if (!written_since_mapped(p, n)) return copy_counted(m->file->fd, m->file_offset + uint64_t(p - m->base), out_fd, n);
     return write_memory(out_fd, p, n);
   }
   Region* r = n ? find_region(p, kLazy) : nullptr;
@@ -512,7 +553,7 @@ bool write_bytes(int out_fd, const void* data, size_t n) {
     size_t run_end = std::min(end, (at / kChunk + 1) * kChunk);
     while (run_end < end && (r->chunks[run_end / kChunk].load(std::memory_order_acquire) == kUnread) == unread)
       run_end = std::min(end, (run_end / kChunk + 1) * kChunk);
-    bool ok = unread ? copy_file_bytes(r->file->fd, r->file_offset + at, out_fd, run_end - at)
+    bool ok = unread ? copy_counted(r->file->fd, r->file_offset + at, out_fd, run_end - at)
                      : write_memory(out_fd, r->base + at, run_end - at);
     if (!ok) return false;
     at = run_end;

@@ -82,4 +82,17 @@ std::optional<FileSpan> file_span(const void* p, size_t n);
 // read, and of mapped records nothing has written, go file-to-file; the rest from memory. Returns false on a write error (errno set).
 bool write_bytes(int out_fd, const void* p, size_t n);
 
+// A whole file that someone else mapped privately (copy-on-write; program/'s mapping of a .pt2, whose
+// raw weight records are tensors over it): once registered, its bytes nothing wrote to are, for
+// file_span and write_bytes, those of a mapped record (copied file-to-file). `fd` is the file open for
+// reading; it is duplicated (the caller closes its own). Returns the handle for unregister_mapping, or
+// -1 when nothing was registered (lazy weights off, no slot left, no fd): the bytes are then written
+// from memory. On the loading thread, as loads are.
+int register_mapping(const void* base, size_t length, int fd);
+// Before the mapping is unmapped; -1 is ignored.
+void unregister_mapping(int handle);
+
+// Bytes write_bytes has copied file-to-file in this process (statistics and tests).
+uint64_t bytes_copied_from_files();
+
 }  // namespace t2o::core::lazy_weights

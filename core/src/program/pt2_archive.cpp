@@ -1,5 +1,6 @@
 #include "program/pt2_archive.hpp"
 
+#include "load/lazy_weights.hpp"
 #include "load/zip_members.hpp"
 #include "torch2onnx/core/exporter.hpp"
 
@@ -31,11 +32,15 @@ MappedFile::MappedFile(const std::string& path) {
       ::close(fd);
       throw ExportError(path + ": cannot be mapped: " + std::strerror(errno));
     }
+    // Raw weight records (and aligned pickled ones) are tensors over the mapping: what nothing
+    // wrote to goes from this file to the ONNX file in the kernel, never through memory.
+    registration_ = lazy_weights::register_mapping(base_, size_, fd);
   }
   ::close(fd);
 }
 
 MappedFile::~MappedFile() {
+  lazy_weights::unregister_mapping(registration_);
   if (base_) munmap(base_, size_);
 }
 

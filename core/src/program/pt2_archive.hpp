@@ -17,7 +17,8 @@
 
 namespace t2o::core::program {
 
-// A read-only mapping of a whole file; members point into it.
+// A private (copy-on-write) mapping of a whole file; members point into it. It is registered with
+// load/lazy_weights, so the writer copies bytes of it that nothing wrote to file-to-file.
 class MappedFile {
  public:
   explicit MappedFile(const std::string& path);  // throws ExportError naming the path
@@ -30,6 +31,7 @@ class MappedFile {
  private:
   void* base_ = nullptr;
   uint64_t size_ = 0;
+  int registration_ = -1;  // lazy_weights::register_mapping's handle
 };
 
 // One member's bytes: a view into the mapping (stored members) or inflated into memory (deflated).
