@@ -40,6 +40,14 @@ MODELS = {
 }
 DEFAULT_MODELS = "resnet18,resnet50"
 
+# .pt2 rows (--pt2, or NAME.pt2 in --models): the same model saved by torch.export.save in PyTorch 2.14
+# (the Debian sid root of scripts/torch2x_env.sh; the host's PyTorch 1.13 has no torch.export), once, into
+# --pt2-dir, and exported by our CLI and library from the program alone (no --input). torch.onnx's own .pt2
+# path (torch.onnx.export(..., dynamo=True)) needs onnxscript, which Debian does not package: the
+# TorchScript row beside it has torch.onnx.export's figures.
+PT2_MODELS = ["resnet50", "vit_b_16", "mlp2700"]
+PT2_SUFFIX = ".pt2"
+
 # The batch row (--batch): torchvision classification models at 224x224, converted by one
 # `torch2onnx export --batch` process, by one torch2onnx process each and by one torch.onnx.export
 # process each. Built like the models above (eval, random weights, traced).
@@ -156,6 +164,39 @@ def _example_inputs(specs):
         else:
             out.append(torch.randn(shape, dtype=getattr(torch, dt)))
     return tuple(out)
+
+
+def child_build_pt2(name, pt2_path, meta_path):
+    """Runs in the PyTorch 2.x root: the model of child_build, eval, random weights (seed 0), captured by
+    torch.export.export at its example inputs and saved by torch.export.save."""
+    import torch
+
+    torch.manual_seed(0)
+    t0 = time.perf_counter()
+    model = _build_model(name).eval()
+    specs = MODELS[name][0]
+    args = _example_inputs(specs)
+    ep = torch.export.export(model, args)
+    # torch.export.save names the archive's top folder after the file: saved under its own name in a
+    # temporary folder, then moved.
+    tmp_dir = pt2_path + ".tmp"
+    shutil.rmtree(tmp_dir, ignore_errors=True)
+    os.makedirs(tmp_dir)
+    tmp = os.path.join(tmp_dir, os.path.basename(pt2_path))
+    torch.export.save(ep, tmp)
+    os.replace(tmp, pt2_path)
+    os.rmdir(tmp_dir)
+    meta = {
+        "model": name,
+        "inputs": specs,
+        "param_bytes": sum(p.numel() * p.element_size() for p in model.parameters()),
+        "buffer_bytes": sum(b.numel() * b.element_size() for b in model.buffers()),
+        "pt_bytes": os.path.getsize(pt2_path),
+        "torch": torch.__version__,
+        "build_s": time.perf_counter() - t0,
+    }
+    with open(meta_path, "w") as f:
+        json.dump(meta, f, indent=1)
 
 
 def child_build(name, pt_path, meta_path):
@@ -384,6 +425,23 @@ def ensure_built(name, a, log):
         return pt, json.load(f)
 
 
+def ensure_built_pt2(name, a, log):
+    """(PT2_DIR/NAME.pt2, its meta dict), exporting and saving it in the PyTorch 2.14 root first if needed
+    (T2O_TORCH2X_SUITE=sid scripts/torch2x_env.sh run); (None, error) when that fails."""
+    os.makedirs(a.pt2_dir, exist_ok=True)
+    pt2 = os.path.join(a.pt2_dir, name + ".pt2")
+    meta_path = os.path.join(a.pt2_dir, name + ".json")
+    if a.rebuild or not (os.path.exists(pt2) and os.path.exists(meta_path)):
+        log("[%s.pt2] exporting with torch.export in the PyTorch 2.14 root ..." % name)
+        env = dict(os.environ, T2O_TORCH2X_SUITE="sid")
+        r = subprocess.run(["bash", os.path.join(REPO, "scripts", "torch2x_env.sh"), "run", "-o", a.pt2_dir,
+                            os.path.abspath(__file__), "--_build_pt2", name, pt2, meta_path], env=env)
+        if r.returncode != 0 or not os.path.exists(pt2):
+            return None, "torch.export of %s in the PyTorch 2.14 root failed (exit %d)" % (name, r.returncode)
+    with open(meta_path) as f:
+        return pt2, json.load(f)
+
+
 def ours_options(a):
     """The options every one of our runs gets besides the model's own."""
     opts = []
@@ -427,18 +485,24 @@ def embed_runs(cmd, a, out_dir, log_prefix, report, before=None):
     return times, rss_kib, None
 
 
-def bench_model(name, a, log):
+def bench_model(row, a, log):
+    # A .pt2 row (NAME.pt2): the program saved by torch.export, given to our CLI without --input (it
+    # records its signature); embed_export needs --input, which names the same shapes.
+    pt2 = row.endswith(PT2_SUFFIX)
+    name = row[: -len(PT2_SUFFIX)] if pt2 else row
     specs = MODELS[name][0]
+    cli_specs = [] if pt2 else specs
     wd = a.work_dir
     logs = os.path.join(wd, "logs")
     os.makedirs(logs, exist_ok=True)
 
-    pt, meta = ensure_built(name, a, log)
+    pt, meta = ensure_built_pt2(name, a, log) if pt2 else ensure_built(name, a, log)
     if pt is None:
-        return {"model": name, "error": meta}
-    res = {"model": name, "inputs": specs, "opset": a.opset, "repeat": a.repeat,
+        return {"model": row, "error": meta}
+    res = {"model": row, "inputs": specs, "opset": a.opset, "repeat": a.repeat,
            "param_bytes": meta["param_bytes"], "buffer_bytes": meta["buffer_bytes"],
-           "pt_bytes": os.path.getsize(pt)}
+           "pt_bytes": os.path.getsize(pt), "saved_by_torch": meta.get("torch")}
+    name = row  # logs, output folders and messages by row
 
     # (c) floor: copy the .pt bytes, after one warm read. On a VM the same copy takes 1 s or 9 s from one
     # minute to the next (how recently the host freed the pages it writes into), so besides N samples up
@@ -468,7 +532,7 @@ def bench_model(name, a, log):
     if not a.skip_ours:
         od = os.path.join(wd, "out", "ours", name)
         ours = {"cmd": None, "ok": False, "times": [], "rss_kib": []}
-        cmd = ours_cmd(a, pt, os.path.join(od, "model.onnx"), specs)
+        cmd = ours_cmd(a, pt, os.path.join(od, "model.onnx"), cli_specs)
         ours["cmd"] = " ".join(cmd)
         if not os.access(a.cli, os.X_OK):
             ours["error"] = "CLI not found: " + a.cli
@@ -513,7 +577,7 @@ def bench_model(name, a, log):
         ip["cmd"] = " ".join(cmd)
         if not os.access(a.embed, os.X_OK):
             ip["error"] = "embed_export not found: " + a.embed
-        if "error" not in ip:
+        if "error" not in ip and not pt2:  # (a .pt2 is no module torch::jit::load reads: the file only)
             ip["times"], _, err = embed_runs(cmd, a, od, os.path.join(logs, name + ".inproc"),
                                              lambda i, t, wall, rss: log("[%s] ours in-process run %d: export %.3f s "
                                                                          "(process %.3f s)" % (name, i + 1, t, wall)))
@@ -556,8 +620,8 @@ def bench_model(name, a, log):
         log("[%s] %s vs copy floor: best %.3f / %.3f s = %.2fx; each run against the floor just before it: %s"
             % (name, label, min(times), min(floors), min(times) / min(floors), ", ".join("%.2fx" % p for p in pairs)))
 
-    # (b) theirs
-    if not a.skip_theirs:
+    # (b) theirs (a .pt2 row: the TorchScript row's torch.onnx.export stands for it, see PT2_MODELS)
+    if not a.skip_theirs and not pt2:
         td = os.path.join(wd, "out", "theirs", name)
         th = {"ok": False, "times": [], "export_times": [], "load_times": [], "rss_kib": []}
         for i in range(a.repeat):
@@ -829,6 +893,9 @@ def table_rows(results, note_width=100):
             notes.append("ours library (file): " + ip["file_error"])
         if t.get("error"):
             notes.append("theirs: " + t["error"])
+        if r["model"].endswith(PT2_SUFFIX) and "error" not in r:
+            notes.append("saved by torch %s; theirs: see the TorchScript row (torch.onnx's .pt2 path needs onnxscript)"
+                         % r.get("saved_by_torch", "?"))
         rows.append([
             r["model"],
             fmt(r["param_bytes"] / MiB, ".1f"),
@@ -863,6 +930,8 @@ def print_table(results, out=sys.stdout, note_width=100, head=HEAD, rows=None):
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--_build":
         return child_build(*sys.argv[2:5])
+    if len(sys.argv) > 1 and sys.argv[1] == "--_build_pt2":
+        return child_build_pt2(*sys.argv[2:5])
     if len(sys.argv) > 1 and sys.argv[1] == "--_theirs":
         return child_theirs(*sys.argv[2:6])
 
@@ -881,6 +950,11 @@ def main():
     ap.add_argument("--opset", type=int, default=17)
     ap.add_argument("--json", metavar="OUT", help="also write results as JSON")
     ap.add_argument("--rebuild", action="store_true", help="re-trace models even if the .pt exists")
+    ap.add_argument("--pt2", action="store_true",
+                    help="a .pt2 row (torch.export.save in PyTorch 2.14) after each of %s in --models; "
+                    "NAME.pt2 in --models adds one too" % ",".join(PT2_MODELS))
+    ap.add_argument("--pt2-dir", default=os.path.join(os.path.expanduser("~"), ".cache", "torch2onnx", "bench-pt2"),
+                    help="where the .pt2 files are saved once and reused (default %(default)s)")
     ap.add_argument("--skip-ours", action="store_true")
     ap.add_argument("--skip-theirs", action="store_true")
     ap.add_argument("--keep-outputs", action="store_true", help="keep ONNX files under WORK/out")
@@ -892,12 +966,19 @@ def main():
     batch = "batch" in names
     detectors = [m for m in names if m in DETECTION_MODELS]
     names = [m for m in names if m != "batch" and m not in DETECTION_MODELS]
+    if a.pt2:
+        names = [r for m in names for r in ([m, m + PT2_SUFFIX] if m in PT2_MODELS and m + PT2_SUFFIX not in names
+                                                               else [m])]
     for m in names:
+        if m.endswith(PT2_SUFFIX) and m[: -len(PT2_SUFFIX)] in PT2_MODELS:
+            continue
         if m not in MODELS:
-            ap.error("unknown model %r; choose from %s" % (m, ",".join(MODELS)))
+            ap.error("unknown model %r; choose from %s, or %s" % (m, ",".join(MODELS),
+                                                                 ",".join(n + PT2_SUFFIX for n in PT2_MODELS)))
     a.cli = os.path.abspath(a.cli)
     a.embed = os.path.abspath(a.embed)
     a.work_dir = os.path.abspath(a.work_dir)
+    a.pt2_dir = os.path.abspath(a.pt2_dir)
     os.makedirs(a.work_dir, exist_ok=True)
 
     def log(msg):
