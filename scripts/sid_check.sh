@@ -48,7 +48,7 @@ inside() {
   # sid's Node.js (24) defines Float16Array, and onnxruntime-node 1.30 then reads no bytes of a float16
   # input ("not enough space: expected 640, got 0"): the tests run node without it.
   local node_args=()
-  if node --no-js-float16array -e 0 2>/dev/null && node -e 'process.exit(typeof Float16Array === "undefined")'; then
+  if node --no-js-float16array -e 0 2>/dev/null && node -e 'process.exit(typeof Float16Array === "undefined" ? 1 : 0)'; then
     mkdir -p "$build"
     printf '#!/bin/sh\nexec %s --no-js-float16array "$@"\n' "$(command -v node)" >"$build/node-no-float16array"
     chmod +x "$build/node-no-float16array"
