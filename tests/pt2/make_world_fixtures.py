@@ -19,6 +19,7 @@ inputs, its expected outputs are the user's outputs followed by the new values o
 writes, in the order of the program's output specs (named NAME.updated by torch2onnx); the
 training-IR case keeps only the user's outputs.
 """
+import copy
 import hashlib
 import json
 import os
@@ -39,7 +40,16 @@ TORCH_214 = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2]
 
 CASES = []
 # Cases torch2onnx fails on today, by name (both versions) or "name@2.6"/"name@2.14": the reason.
-KNOWN_FAILURES = {}
+KNOWN_FAILURES = {
+    "pytree_list": "an input returned unchanged as an output: export fails with "
+                   "\"output name 'xs_2' is already used by an input or another output\"",
+    "data_dependent_nonzero": "the unbacked row count of nonzero(x > 0) and x[x > 0] is declared as the input's "
+                              "batch dim_param (s77 / s0): wrong at the other mask densities (ONNX Runtime's values match)",
+    "data_dependent_nonzero_core": "as data_dependent_nonzero",
+    "error_map": "the one line is shortened in its middle (\"first at /work/m … orld_fixtures.py:NNN\"), "
+                 "cutting the user's file:line",
+    "error_scan": "the one line is shortened in its middle, cutting the user's file:line",
+}
 
 
 def case(name, opsets=(17,), core=False, rtol=1e-4, plugin_path=None, needs=None):
@@ -128,6 +138,23 @@ def _():
             lambda D: ({0: D["batch"]}, {0: D["batch"]}),
             [{"batch": 3, "shift": 0.2, "top": 0.5}, {"batch": 3, "shift": -0.5, "top": 2.0},
              {"batch": 6, "shift": -0.5, "top": 0.0}])
+
+
+class CondShape(nn.Module):
+    """The predicate from a dynamic size (a SymBool), branches of different ops, a parameter in one."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(4))
+
+    def forward(self, x):
+        return torch.cond(x.shape[0] > 3, lambda x: (x * self.w).cumsum(0), lambda x: x.flip(0) - 1, (x,))
+
+
+@case("cond_shape_pred")
+def _():
+    return (CondShape(), lambda batch: (r(batch, 4),), {"batch": 5}, lambda D: ({0: D["batch"]},),
+            [{"batch": 2}, {"batch": 8}, {"batch": 1}])
 
 
 # --- 2. while_loop ---------------------------------------------------------------------------------
@@ -239,7 +266,7 @@ class Symbolic(nn.Module):
     zeros of the declared dtype and shape, so its result enters the outputs times zero."""
 
     def forward(self, x):
-        v = torch.onnx.ops.symbolic("Relu", (x,), {}, dtype=x.dtype, shape=x.shape, version=14,
+        v = torch.onnx.ops.symbolic("Relu", (x,), {}, dtype=x.dtype, shape=x.shape,
                                     metadata_props={"source": "t2o test"})
         return x + v * 0, v.shape[0] * torch.ones(1)
 
@@ -251,12 +278,14 @@ def _():
 
 
 class SymbolicMulti(nn.Module):
-    """symbolic_multi_out with attributes (static shapes: 2.14 cannot serialize symbolic ones in it)."""
+    """symbolic_multi_out with an attribute and outputs of two dtypes (static shapes: 2.14 cannot
+    serialize symbolic ones in it); TopK's k a constant input."""
 
     def forward(self, x):
-        a, b = torch.onnx.ops.symbolic_multi_out("Split", (x,), {"axis": 1}, dtypes=(x.dtype, x.dtype),
-                                                 shapes=((3, 2), (3, 2)), version=13)
-        return torch.cat([a, b], 1) * 0 + x, a.shape[1] * torch.ones(1)
+        k = torch.tensor([2], dtype=torch.int64)
+        values, indices = torch.onnx.ops.symbolic_multi_out(
+            "TopK", (x, k), {"axis": -1, "largest": 1}, dtypes=(x.dtype, torch.int64), shapes=((3, 2), (3, 2)))
+        return values * 0 + x[:, :2], indices * 0 + 1
 
 
 @case("onnx_symbolic_multi_out", opsets=(17, 23), needs=NO_ONNX_OPS)
@@ -516,8 +545,12 @@ def clone_tree(args):
 
 
 def run_program(prog, args, with_state):
-    """ep.module() on a copy of args (a fresh module: state as saved); with_state: the new values of
-    the state the program writes appended after the user's outputs, in its output specs' order."""
+    """ep.module() of a copy of the program (state as saved: ep.module() shares and writes the
+    program's state tensors; torch.export.load is no way round it: 2.6 loads a while_loop's carried
+    values as a list it then refuses, 2.14 a wrap_with_set_grad_enabled without its val), on a copy of
+    args; with_state: the new values of the state the program writes appended after the user's
+    outputs, in its output specs' order."""
+    prog = copy.deepcopy(prog)
     mod = prog.module()
     call_args = clone_tree(args)
     with torch.no_grad():
@@ -565,7 +598,8 @@ def make_case(out_dir, c, index):
     for vname, ir, prog in variants:
         d = os.path.join(out_dir, vname)
         os.makedirs(d)
-        torch.export.save(prog, os.path.join(d, "model.pt2"))
+        path = os.path.join(d, "model.pt2")
+        torch.export.save(prog, path)
         with_state = ir == "core"
         write_set(d, args, run_program(prog, args, with_state), c["rtol"], {"dims": dims} if dims else None)
         entry = {"name": vname, "kind": "model", "opsets": c["opsets"], "ir": ir,
