@@ -1,4 +1,6 @@
-"""Save a PyTorch model as TorchScript that carries its own signature, for `torch2onnx export`.
+"""Save a PyTorch model as TorchScript that carries its own signature, for `torch2onnx export`; or
+export a model to ONNX through torch.export as torch.onnx.export(..., dynamo=True) does (`export`,
+`convert`, `ExportError`: see torch2onnx._export).
 
     import torch2onnx
     torch2onnx.save(model, (x, (h0, c0)), "lstm.pt",
@@ -57,7 +59,9 @@ from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple, Union
 
 import torch
 
-__all__ = ["save", "SIGNATURE_FILE"]
+from ._export import ExportError, ExportWarning, convert, export, find_torch2onnx  # noqa: E402
+
+__all__ = ["save", "SIGNATURE_FILE", "export", "convert", "ExportError", "ExportWarning", "find_torch2onnx"]
 
 SIGNATURE_FILE = "torch2onnx_signature.json"
 
