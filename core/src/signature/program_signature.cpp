@@ -37,8 +37,10 @@ OpenedProgram open_exported_program(const std::string& path, const ExportOptions
       if (given.dynamic_inputs.empty()) o.dynamic_inputs = p.dynamic_inputs;
     }
   }
-  if (o.input_names.empty()) o.input_names = names;
-  if (o.output_names.empty()) o.output_names = p.output_names;
+  // Names given for the first inputs or outputs only: the program's names for the rest.
+  o.input_names = names;
+  if (!p.output_names.empty())
+    for (size_t i = o.output_names.size(); i < p.output_names.size(); ++i) o.output_names.push_back(p.output_names[i]);
   if (!given.example_inputs_dir.empty()) {
     out.signature.examples = read_example_dir(given.example_inputs_dir);
     out.signature.examples_source = "--example-inputs " + given.example_inputs_dir;
