@@ -572,6 +572,16 @@ def run_program(prog, args, with_state):
     return [torch.utils._pytree.tree_leaves(out), extra]
 
 
+def state_names(prog):
+    """The names torch2onnx gives the written state's outputs: NAME.updated, NAME the buffer's
+    state-dict path or the user input's name, in the order of the output specs."""
+    names = []
+    for s in prog.graph_signature.output_specs:
+        if s.kind.name in ("BUFFER_MUTATION", "PARAMETER_MUTATION", "USER_INPUT_MUTATION"):
+            names.append(f"{s.target}.updated")
+    return names
+
+
 def known_failure(name):
     version = "2.14" if TORCH_214 else "2.6"
     return KNOWN_FAILURES.get(f"{name}@{version}") or KNOWN_FAILURES.get(name)
@@ -608,6 +618,8 @@ def make_case(out_dir, c, index):
             entry["dims"] = {k: {"example": v, "min": RANGES[k][0], "max": RANGES[k][1]} for k, v in dims.items()}
         if c["plugin_path"]:
             entry["plugin_path"] = c["plugin_path"]
+        if with_state and state_names(prog):
+            entry["state_outputs"] = state_names(prog)
         why = known_failure(vname)
         if why:
             entry["known_failure"] = why

@@ -155,6 +155,7 @@ void models_match(const std::string& version, const std::string& set = kBasic, b
     std::vector<std::string> sizes;  // the sizes<k> dirs
     std::string known_failure;       // why it fails today: reported, not a test failure
     std::string plugin_path;         // a pack directory under tests/pt2 ("" = none)
+    std::vector<std::string> state_outputs;  // the names of the last outputs: the state the program writes
   };
   std::vector<Job> jobs;
   std::vector<std::vector<std::string>> exports;
@@ -169,6 +170,7 @@ void models_match(const std::string& version, const std::string& set = kBasic, b
       for (const auto& s : c.value("sizes", nlohmann::json::array())) j.sizes.push_back(s.get<std::string>());
       j.known_failure = c.value("known_failure", "");
       j.plugin_path = c.value("plugin_path", "");
+      if (c.contains("state_outputs")) j.state_outputs = c.at("state_outputs").get<std::vector<std::string>>();
       exports.push_back({(j.fixture / "model.pt2").string(), "-o", j.model.string(), "--opset", std::to_string(opset)});
       jobs.push_back(j);
     }
@@ -242,6 +244,22 @@ void models_match(const std::string& version, const std::string& set = kBasic, b
                     ": the model's declared shapes disagree with PyTorch's: " + nlohmann::json(problems).dump());
       job_ok[compared[i].first] = false;
     }
+  // The state a program writes: its last outputs, named NAME.updated.
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    if (jobs[k].state_outputs.empty() || exported[k].exit_code != 0) continue;
+    onnx::ModelProto m;
+    std::ifstream f(jobs[k].model, std::ios::binary);
+    std::vector<std::string> names;
+    if (m.ParseFromIstream(&f))
+      for (const auto& o : m.graph().output()) names.push_back(o.name());
+    const size_t n = jobs[k].state_outputs.size();
+    const std::vector<std::string> last(names.size() >= n ? names.end() - static_cast<long>(n) : names.begin(), names.end());
+    if (last != jobs[k].state_outputs) {
+      report(jobs[k], jobs[k].label + ": outputs " + nlohmann::json(names).dump() + ", expected to end with " +
+                          nlohmann::json(jobs[k].state_outputs).dump());
+      job_ok[k] = false;
+    }
+  }
   int matched = 0;
   for (size_t k = 0; k < jobs.size(); ++k) {
     matched += job_ok[k];
