@@ -97,7 +97,7 @@ def signed(batch, sign):
     return ((r(batch, 4).abs() + 0.1) * sign,)
 
 
-@case("cond_params", core=True)
+@case("cond_params", opsets=(13, 17, 23), core=True)
 def _():
     return (CondParams(), signed, {"batch": 2, "sign": 1.0}, lambda D: ({0: D["batch"]},),
             [{"batch": 2, "sign": -1.0}, {"batch": 5, "sign": -1.0}, {"batch": 1, "sign": 1.0}])
@@ -131,7 +131,7 @@ def nested_inputs(batch, shift, top):
     return x, r(batch, 4)
 
 
-@case("cond_nested")
+@case("cond_nested", opsets=(13, 17, 23))
 def _():
     # example: mean > 0 and max > 1 (inner yes); others: inner no, outer no, and another batch
     return (CondNested(), nested_inputs, {"batch": 3, "shift": 0.5, "top": 2.0},
@@ -182,7 +182,7 @@ def count_inputs(trips, batch):
     return torch.tensor(trips, dtype=torch.int64), r(batch, 3)
 
 
-@case("while_count", core=True)
+@case("while_count", opsets=(13, 17, 23), core=True)
 def _():
     return (WhileCount(), count_inputs, {"trips": 3, "batch": 2}, lambda D: (None, {0: D["batch"]}),
             [{"trips": 0, "batch": 2}, {"trips": 7, "batch": 4}, {"trips": 1, "batch": 1}])
@@ -208,7 +208,7 @@ def params_inputs(batch, limit):
     return r(batch, 4) * 0.1, torch.tensor(limit)
 
 
-@case("while_params")
+@case("while_params", opsets=(13, 17, 23))
 def _():
     return (WhileParams(), params_inputs, {"batch": 2, "limit": 6.0}, lambda D: ({0: D["batch"]}, None),
             [{"batch": 2, "limit": 0.01}, {"batch": 3, "limit": 30.0}, {"batch": 1, "limit": 2.0}])
@@ -378,7 +378,7 @@ class MaskGather(nn.Module):
         return self.lin(rows), idx, rows.shape[0] * torch.ones(1, dtype=torch.int64)
 
 
-@case("data_dependent_mask_rows")
+@case("data_dependent_mask_rows", opsets=(13, 17, 23))
 def _():
     return (MaskGather(), lambda n, p: (r(n, 4), torch.rand(n) < p), {"n": 5, "p": 0.5},
             lambda D: ({0: D["n"]}, {0: D["n"]}), [{"n": 5, "p": 1.1}, {"n": 8, "p": 0.2}, {"n": 3, "p": -1.0}])
@@ -400,7 +400,7 @@ def pytree_inputs(batch):
     return ({"x": r(batch, 4), "pair": (r(batch, 3), r(batch, 3))}, {"bias": r(4), "shift": r(batch, 3)})
 
 
-@case("pytree_dict")
+@case("pytree_dict", opsets=(17, 23))
 def _():
     def dyn(D):
         b = {0: D["batch"]}
