@@ -35,7 +35,7 @@ from torch.export import Dim  # noqa: E402
 
 from make_fixtures import export, one_line, r, seed_of, write_set  # noqa: E402
 
-RANGES = {"batch": (1, 8), "seq": (2, 16), "n": (2, 32), "w": (2, 15)}
+RANGES = {"batch": (1, 8), "seq": (2, 16), "n": (2, 32), "w": (2, 15), "past": (1, 16)}
 TORCH_214 = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2]) >= (2, 8)
 
 CASES = []
@@ -46,6 +46,9 @@ KNOWN_FAILURES = {
     "data_dependent_nonzero": "the unbacked row count of nonzero(x > 0) and x[x > 0] is declared as the input's "
                               "batch dim_param (s77 / s0): wrong at the other mask densities (ONNX Runtime's values match)",
     "data_dependent_nonzero_core": "as data_dependent_nonzero",
+    "data_dependent_item": "aten.item's result used as a size (slice end, arange end) is refused: "
+                           "\"graph_module.graph.nodes[N]: the arguments of aten::slice.Tensor do not match its "
+                           "schema in libtorch 1.13.0\"",
     "error_map": "the one line is shortened in its middle (\"first at /work/m … orld_fixtures.py:NNN\"), "
                  "cutting the user's file:line",
     "error_scan": "the one line is shortened in its middle, cutting the user's file:line",
@@ -261,6 +264,29 @@ def _():
     return (Attention(), attention_inputs, {"seq": 3}, dyn, [{"seq": 5}, {"seq": 2}])
 
 
+class AttentionPast(nn.Module):
+    """attention with past keys/values: the present ones (concatenated) among the outputs, a bool mask."""
+
+    def forward(self, q, k, v, past_k, past_v, mask):
+        y, pk, pv, _ = torch.onnx.ops.attention(q, k, v, mask, past_k, past_v, scale=0.7)
+        return y, pk, pv
+
+
+def attention_past_inputs(seq, past):
+    return (r(1, 2, seq, 4), r(1, 2, seq, 4), r(1, 2, seq, 4), r(1, 2, past, 4), r(1, 2, past, 4),
+            torch.rand(seq, past + seq) > 0.3)
+
+
+@case("onnx_attention_past", opsets=(17, 23), needs=NO_ONNX_OPS, rtol=1e-3)
+def _():
+    def dyn(D):
+        s, p = {2: D["seq"]}, {2: D["past"]}
+        return (s, s, s, p, p, None)
+    # the mask's second dim is past + seq: given as static sizes per set (export keeps it symbolic or not)
+    return (AttentionPast(), attention_past_inputs, {"seq": 3, "past": 4}, None,
+            [{"seq": 3, "past": 4}])
+
+
 class Symbolic(nn.Module):
     """symbolic of a standard ONNX op (so ONNX Runtime runs it), its shape symbolic: PyTorch gives
     zeros of the declared dtype and shape, so its result enters the outputs times zero."""
@@ -382,6 +408,25 @@ class MaskGather(nn.Module):
 def _():
     return (MaskGather(), lambda n, p: (r(n, 4), torch.rand(n) < p), {"n": 5, "p": 0.5},
             lambda D: ({0: D["n"]}, {0: D["n"]}), [{"n": 5, "p": 1.1}, {"n": 8, "p": 0.2}, {"n": 3, "p": -1.0}])
+
+
+class ItemSize(nn.Module):
+    """A size read from a tensor (item(): an unbacked symbol) with torch._check guards
+    (_assert_scalar nodes), used to slice and to make a new tensor."""
+
+    def forward(self, x, k):
+        n = k.item()
+        if hasattr(torch, "_check_is_size") and not TORCH_214:
+            torch._check_is_size(n)  # 2.6: else slicing guards on u0 == 1
+        torch._check(n >= 1)
+        torch._check(n <= x.shape[0])
+        return x[:n] * 2, torch.arange(n) + 1
+
+
+@case("data_dependent_item")
+def _():
+    return (ItemSize(), lambda n, k: (r(n, 3), torch.tensor(k)), {"n": 6, "k": 4},
+            lambda D: ({0: D["n"]}, None), [{"n": 6, "k": 1}, {"n": 9, "k": 9}, {"n": 3, "k": 2}])
 
 
 # --- 6. pytrees ------------------------------------------------------------------------------------
