@@ -544,9 +544,11 @@ def _():
 ERRORS = []
 
 
-def error(name, expect, expect_all=None, needs=None):
+def error(name, expect, expect_all=None, needs=None, check_lists=None):
+    """check_lists: texts `torch2onnx check` must print (exit 1) for the program (the op, its line)."""
     def deco(fn):
-        ERRORS.append({"name": name, "fn": fn, "expect": expect, "expect_all": expect_all, "needs": needs})
+        ERRORS.append({"name": name, "fn": fn, "expect": expect, "expect_all": expect_all, "needs": needs,
+                       "check_lists": check_lists})
         return fn
     return deco
 
@@ -557,7 +559,8 @@ class CustomNoPack(nn.Module):
 
 
 @error("error_custom_op_no_pack", "t2o_test",
-       expect_all=["leaky_scale", f"make_world_fixtures.py:{line_of('custom')}"])
+       expect_all=["leaky_scale", f"make_world_fixtures.py:{line_of('custom')}"],
+       check_lists=["t2o_test::leaky_scale", f"make_world_fixtures.py:{line_of('custom')}"])
 def _(path):
     torch.export.save(export(CustomNoPack(), (r(2, 3),), None)[0], path)
 
@@ -568,7 +571,8 @@ class MapOver(nn.Module):
         return hop_map(lambda x, y: x * y + 1, xs, y)  # LINE:map
 
 
-@error("error_map", "map", expect_all=[f"make_world_fixtures.py:{line_of('map')}"])
+@error("error_map", "map", expect_all=[f"make_world_fixtures.py:{line_of('map')}"],
+       check_lists=["map", f"make_world_fixtures.py:{line_of('map')}"])
 def _(path):
     torch.export.save(export(MapOver(), (r(3, 2), r(2)), None)[0], path)
 
@@ -697,6 +701,8 @@ def make_error_case(out_dir, e, index):
     meta = {"kind": "error", "expect_error": e["expect"]}
     if e["expect_all"]:
         meta["expect_all"] = e["expect_all"]
+    if e["check_lists"]:
+        meta["check_lists"] = e["check_lists"]
     with open(os.path.join(d, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
     entry = {"name": e["name"], "kind": "error", "opsets": [17]}

@@ -331,6 +331,29 @@ int bad_inputs_are_one_line(const std::string& set) {
   return cases;
 }
 
+// `torch2onnx check` on the world's error cases that say what it must list (check_lists in meta.json):
+// exit 1, every text on stdout or stderr (the unconvertible op and the user's source line).
+TEST(Pt2, WorldCheckListsUnconvertible) {
+  int cases = 0;
+  for (const auto& [version, prefix] : kVersions) {
+    const auto index = read_index(version, kWorld);
+    for (const auto& c : index.at("cases")) {
+      if (c.at("kind") != "error") continue;
+      const fs::path fx = fixtures_root(version, kWorld) / c.at("name").get<std::string>();
+      const nlohmann::json meta = read_meta(fx);
+      if (!meta.contains("check_lists")) continue;
+      const std::string label = version + "/" + c.at("name").get<std::string>();
+      const RunResult r = run({cli().string(), "check", (fx / "model.pt2").string()});
+      ++cases;
+      EXPECT_EQ(r.exit_code, 1) << label << "\n" << r.describe();
+      EXPECT_FALSE(r.crashed()) << label;
+      for (const auto& part : meta.at("check_lists").get<std::vector<std::string>>())
+        EXPECT_NE((r.out + r.err).find(part), std::string::npos) << label << ": expected " << part << "\n" << r.describe();
+    }
+  }
+  EXPECT_GE(cases, 2);
+}
+
 TEST(Pt2, BadInputsAreOneLine) { EXPECT_GE(bad_inputs_are_one_line(kBasic), 8); }
 TEST(Pt2, WorldBadInputsAreOneLine) { EXPECT_GE(bad_inputs_are_one_line(kWorld), 5); }
 
