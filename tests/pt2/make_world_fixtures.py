@@ -67,6 +67,18 @@ def case(name, opsets=(17,), core=False, rtol=1e-4, plugin_path=None, needs=None
     return deco
 
 
+# Cases whose declared ONNX output dims differ from the program's recorded ones (output_dims in the
+# index: symbols of the inputs kept, fixed sizes fixed, unbacked sizes their own dim_param).
+KNOWN_DIMS_FAILURES = {
+    **dict.fromkeys(["cond_params", "cond_params_core", "cond_nested", "while_count", "while_count_core", "while_params"],
+                    "outputs of If/Loop get fresh dim_params (getitem_dim0) where the program records the input's "
+                    "symbol (s77) or a fixed size (3)"),
+    **dict.fromkeys(["data_dependent_nonzero", "data_dependent_nonzero_core"],
+                    "the unbacked u0 declared as the input's s77 (the example's count equals the batch size)"),
+    "data_dependent_mask_rows": "one unbacked u0 declared as two dim_params (linear_dim0, squeeze_dim0)",
+}
+
+
 def line_of(marker):
     """The line of this file holding `# LINE:marker` (what a node's stack_trace names)."""
     with open(os.path.abspath(__file__)) as f:
@@ -631,6 +643,24 @@ def state_names(prog):
     return names
 
 
+def output_dims(prog, with_state):
+    """The program's recorded output shapes, in torch2onnx's output order (user outputs, then the
+    written state for a core program): ints, and symbols as text (s77, u0, 2*s77)."""
+    node = [n for n in prog.graph.nodes if n.op == "output"][0]
+    args = dict(zip([s.arg.name if hasattr(s.arg, "name") else None for s in prog.graph_signature.output_specs],
+                    node.args[0]))
+    user, state = [], []
+    for spec in prog.graph_signature.output_specs:
+        a = args.get(getattr(spec.arg, "name", None))
+        v = a.meta.get("val") if hasattr(a, "meta") else None
+        dims = [int(d) if isinstance(d, int) else str(d) for d in v.shape] if isinstance(v, torch.Tensor) else None
+        if spec.kind.name == "USER_OUTPUT":
+            user.append(dims)
+        elif with_state and spec.kind.name in ("BUFFER_MUTATION", "PARAMETER_MUTATION", "USER_INPUT_MUTATION"):
+            state.append(dims)
+    return user + state
+
+
 def known_failure(name):
     version = "2.14" if TORCH_214 else "2.6"
     return KNOWN_FAILURES.get(f"{name}@{version}") or KNOWN_FAILURES.get(name)
@@ -672,6 +702,10 @@ def make_case(out_dir, c, index):
         why = known_failure(vname)
         if why:
             entry["known_failure"] = why
+        entry["output_dims"] = output_dims(prog, with_state)
+        dims_why = KNOWN_DIMS_FAILURES.get(vname)
+        if dims_why:
+            entry["known_dims_failure"] = dims_why
         sets = []
         for k, other in enumerate(others, 1):
             torch.manual_seed(seed_of(f"{name}/sets{k}"))

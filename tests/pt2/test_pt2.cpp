@@ -16,6 +16,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <cctype>
 #include <fstream>
 #include <map>
 #include <set>
@@ -144,6 +145,64 @@ std::vector<std::string> declared_shape_problems(const fs::path& model, const fs
   return problems;
 }
 
+// The model's declared output dims against the program's recorded ones (output_dims in the index:
+// ints, and symbols as text): a fixed size declared fixed; an input's symbol (s77) declared as that
+// dim_param when the inputs have it; an unbacked size (u0) a dim_param of its own, one per symbol,
+// no input's; expressions (2*s77) not checked.
+std::vector<std::string> output_dims_problems(const fs::path& model, const nlohmann::json& recorded) {
+  onnx::ModelProto m;
+  std::ifstream f(model, std::ios::binary);
+  if (!m.ParseFromIstream(&f)) return {"cannot read " + model.string()};
+  std::set<std::string> input_params;
+  for (const auto& v : m.graph().input())
+    for (const auto& d : v.type().tensor_type().shape().dim())
+      if (d.has_dim_param()) input_params.insert(d.dim_param());
+  if (static_cast<size_t>(m.graph().output_size()) != recorded.size())
+    return {std::to_string(m.graph().output_size()) + " outputs for the program's " + std::to_string(recorded.size())};
+  auto is_symbol = [](const std::string& t, char first) {
+    if (t.size() < 2 || t[0] != first) return false;
+    for (size_t i = 1; i < t.size(); ++i)
+      if (!std::isdigit(static_cast<unsigned char>(t[i]))) return false;
+    return true;
+  };
+  std::vector<std::string> problems;
+  std::map<std::string, std::string> unbacked;  // u0 -> its dim_param
+  for (size_t o = 0; o < recorded.size(); ++o) {
+    if (recorded[o].is_null()) continue;
+    const auto& out = m.graph().output(static_cast<int>(o));
+    const auto& dims = out.type().tensor_type().shape().dim();
+    const std::string what = "output " + std::to_string(o) + " '" + out.name() + "'";
+    if (static_cast<size_t>(dims.size()) != recorded[o].size()) {
+      problems.push_back(what + " declared of rank " + std::to_string(dims.size()) + ", the program's " +
+                         recorded[o].dump());
+      continue;
+    }
+    for (int d = 0; d < dims.size(); ++d) {
+      const auto& want = recorded[o][static_cast<size_t>(d)];
+      const std::string got = dims[d].has_dim_value() ? std::to_string(dims[d].dim_value())
+                              : dims[d].has_dim_param() ? "'" + dims[d].dim_param() + "'" : "?";
+      const std::string here = what + " dim " + std::to_string(d) + ": declared " + got + ", the program's " + want.dump();
+      if (want.is_number_integer()) {
+        if (!dims[d].has_dim_value() || dims[d].dim_value() != want.get<int64_t>()) problems.push_back(here);
+        continue;
+      }
+      const std::string sym = want.get<std::string>();
+      if (is_symbol(sym, 's') && input_params.count(sym)) {
+        if (!dims[d].has_dim_param() || dims[d].dim_param() != sym) problems.push_back(here);
+      } else if (is_symbol(sym, 'u')) {
+        if (!dims[d].has_dim_param() || input_params.count(dims[d].dim_param())) {
+          problems.push_back(here);
+          continue;
+        }
+        auto [it, fresh] = unbacked.emplace(sym, dims[d].dim_param());
+        if (!fresh && it->second != dims[d].dim_param())
+          problems.push_back(here + " (" + sym + " is also '" + it->second + "')");
+      }
+    }
+  }
+  return problems;
+}
+
 // Every model case of one version exported at each of its opsets and compared at every input set.
 void models_match(const std::string& version, const std::string& set = kBasic, bool check_declared_shapes = false) {
   const auto index = read_index(version, set);
@@ -156,6 +215,8 @@ void models_match(const std::string& version, const std::string& set = kBasic, b
     std::string known_failure;       // why it fails today: reported, not a test failure
     std::string plugin_path;         // a pack directory under tests/pt2 ("" = none)
     std::vector<std::string> state_outputs;  // the names of the last outputs: the state the program writes
+    nlohmann::json output_dims;              // the program's recorded output shapes (null: not checked)
+    std::string known_dims_failure;          // why the declared dims differ today: reported, not a failure
   };
   std::vector<Job> jobs;
   std::vector<std::vector<std::string>> exports;
@@ -171,6 +232,8 @@ void models_match(const std::string& version, const std::string& set = kBasic, b
       j.known_failure = c.value("known_failure", "");
       j.plugin_path = c.value("plugin_path", "");
       if (c.contains("state_outputs")) j.state_outputs = c.at("state_outputs").get<std::vector<std::string>>();
+      j.output_dims = c.value("output_dims", nlohmann::json());
+      j.known_dims_failure = c.value("known_dims_failure", "");
       exports.push_back({(j.fixture / "model.pt2").string(), "-o", j.model.string(), "--opset", std::to_string(opset)});
       jobs.push_back(j);
     }
@@ -260,6 +323,30 @@ void models_match(const std::string& version, const std::string& set = kBasic, b
       job_ok[k] = false;
     }
   }
+  // The declared output dims against the program's (a separate known-failure list: values may match).
+  int dims_ok = 0, dims_checked = 0;
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    if (!check_declared_shapes || jobs[k].output_dims.is_null() || exported[k].exit_code != 0) continue;
+    ++dims_checked;
+    const auto problems = output_dims_problems(jobs[k].model, jobs[k].output_dims);
+    if (problems.empty()) {
+      ++dims_ok;
+      if (!jobs[k].known_dims_failure.empty())
+        std::cout << jobs[k].label << ": listed as a known dims failure (" << jobs[k].known_dims_failure
+                  << ") but its dims now agree: drop it from KNOWN_DIMS_FAILURES in the generator\n";
+      continue;
+    }
+    const std::string text = jobs[k].label + ": declared output dims differ from the program's: " +
+                             nlohmann::json(problems).dump();
+    if (!jobs[k].known_failure.empty() || !jobs[k].known_dims_failure.empty())
+      std::cout << "known dims failure ("
+                << (jobs[k].known_dims_failure.empty() ? jobs[k].known_failure : jobs[k].known_dims_failure)
+                << "): " << text << "\n";
+    else
+      ADD_FAILURE() << text;
+  }
+  if (dims_checked)
+    std::cout << dims_ok << " of " << dims_checked << " exports declare the program's output dims\n";
   int matched = 0;
   for (size_t k = 0; k < jobs.size(); ++k) {
     matched += job_ok[k];
