@@ -159,7 +159,9 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
   // Range constraints: symbol -> [min, max] (max may be "Infinity" or a huge integer).
   std::map<std::string, SymbolRange> ranges;
   if (auto rc = program.opt("range_constraints"))
-    for (const auto& [symbol, r] : rc->members()) {
+    for (const auto& member : rc->members()) {  // no structured binding: clang < 16 cannot capture one
+      const std::string& symbol = member.first;
+      const JsonAt& r = member.second;
       SymbolRange range;
       auto bound = [&](const char* key) -> std::optional<int64_t> {
         auto b = r.opt(key);
