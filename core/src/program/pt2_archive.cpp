@@ -58,9 +58,36 @@ std::vector<zip::Member> directory(const std::string& path) {
 
 }  // namespace
 
-bool is_exported_program(const std::string& path) {
+// A zip whose directory cannot be read (a truncated download): its first member's local header
+// still says what it was. Only names no TorchScript archive has count.
+bool starts_like_program(const std::string& path) {
   try {
-    for (const auto& m : directory(path)) {
+    zip::File file(path);
+    auto local = file.read(0, 30, "the first local header");
+    if (zip::le(&local[0], 4) != 0x04034b50) return false;
+    const size_t name_len = zip::le(&local[26], 2);
+    auto raw = file.read(30, name_len, "the first member's name");
+    const std::string name(raw.begin(), raw.end());
+    if (name == "serialized_exported_program.json") return true;
+    auto slash = name.find('/');
+    if (slash == std::string::npos) return false;
+    const std::string rest = name.substr(slash + 1);
+    for (const char* prefix : {"archive_format", "models/", "data/weights/", "data/constants/", "data/sample_inputs/"})
+      if (rest.rfind(prefix, 0) == 0) return true;
+  } catch (...) {
+  }
+  return false;
+}
+
+bool is_exported_program(const std::string& path) {
+  std::vector<zip::Member> members;
+  try {
+    members = directory(path);
+  } catch (...) {
+    return starts_like_program(path);  // Pt2Archive says what is wrong with it
+  }
+  {
+    for (const auto& m : members) {
       if (m.name == "serialized_exported_program.json") return true;
       // The PT2 archive: <top>/archive_format, or <top>/models/<name>.json.
       auto slash = m.name.find('/');
@@ -68,7 +95,6 @@ bool is_exported_program(const std::string& path) {
       std::string rest = m.name.substr(slash + 1);
       if (rest == "archive_format" || (rest.rfind("models/", 0) == 0 && ends_with(rest, ".json"))) return true;
     }
-  } catch (...) {
   }
   return false;
 }
