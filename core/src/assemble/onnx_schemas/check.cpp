@@ -45,7 +45,10 @@ CheckableModel::CheckableModel(onnx::ModelProto& model) : model_(model), ir_vers
   std::map<std::string, size_t> counts;
   for (auto* node : nodes) {
     if (!default_domain(node->domain())) continue;
-    if (onnx::OpSchemaRegistry::Schema(node->op_type(), static_cast<int>(opset), "")) continue;
+    const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(node->op_type(), static_cast<int>(opset), "");
+    // A form ONNX 1.12 knows through our schema but a newer ONNX deprecates (its checker would refuse
+    // it) is left unverified, like an op without a schema.
+    if (schema && !(schema->Deprecated() && deprecated_by_onnx(node->op_type(), schema->SinceVersion()))) continue;
     ++counts[node->op_type()];
     moved_domains_.push_back(node->domain());
     node->set_domain(kUnverifiedDomain);

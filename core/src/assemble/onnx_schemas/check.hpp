@@ -17,7 +17,9 @@ namespace t2o::core::onnx_schemas {
 //   does not write);
 // - each node of the default domain that no schema covers at the model's opset (an op introduced
 //   after 17 that core/src/assemble/onnx_schemas does not register) is moved to a private domain, so the
-//   checker verifies the graph around it but not the node itself; unverified() names these ops.
+//   checker verifies the graph around it but not the node itself; unverified() names these ops. So is
+//   a node whose form a newer ONNX deprecates though 1.12 verifies it with our schema
+//   (GroupNormalization-18 under ONNX 1.20: deprecated_by_onnx()).
 // The destructor restores what it changed (shape inference's value_info stays).
 class CheckableModel {
  public:

@@ -21,6 +21,12 @@ std::vector<SchemaId>& registered() {
   return ids;
 }
 
+// Ours that ONNX has a deprecated schema of (deprecated_by_onnx).
+std::vector<SchemaId>& deprecated_upstream() {
+  static std::vector<SchemaId> ids;
+  return ids;
+}
+
 }  // namespace
 
 void register_post17_schemas() {
@@ -45,7 +51,10 @@ void register_post17_schemas() {
       // ONNX's own schema of this version, when it has one, wins (and registering ours beside it would
       // be a duplicate).
       const onnx::OpSchema* own = onnx::OpSchemaRegistry::Schema(name, since, "");
-      if (own && own->SinceVersion() == since) continue;
+      if (own && own->SinceVersion() == since) {
+        if (own->Deprecated()) deprecated_upstream().push_back({name, since});
+        continue;
+      }
       // Prints to stderr and returns (without registering) if ONNX rejects the schema: verify below.
       onnx::OpSchemaRegistry::OpSchemaRegisterOnce once_registered(schema);
       const onnx::OpSchema* found = onnx::OpSchemaRegistry::Schema(name, since, "");
@@ -62,6 +71,12 @@ void register_post17_schemas() {
 const std::vector<SchemaId>& post17_schemas() {
   register_post17_schemas();
   return registered();
+}
+
+bool deprecated_by_onnx(const std::string& op, int since_version) {
+  register_post17_schemas();
+  return std::any_of(deprecated_upstream().begin(), deprecated_upstream().end(),
+                     [&](const SchemaId& id) { return id.op == op && id.since_version == since_version; });
 }
 
 }  // namespace t2o::core::onnx_schemas

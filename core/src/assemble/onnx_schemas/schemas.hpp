@@ -27,6 +27,12 @@ void register_post17_schemas();
 // ONNX library in use has no schema of (with ONNX 1.12, every one of opsets 18-26 below).
 const std::vector<SchemaId>& post17_schemas();
 
+// Whether (op, since_version) is one of the post-17 forms below that the ONNX library in use has a
+// schema of itself, and that schema is deprecated (ONNX 1.20: GroupNormalization-18, replaced by
+// -21). Its checker refuses such a node; check.cpp leaves it unverified instead, as under ONNX 1.12,
+// whose registry has our schema of it. Always false with ONNX 1.12.
+bool deprecated_by_onnx(const std::string& op, int since_version);
+
 // One file per opset: each appends its schemas to `out`.
 void opset18_schemas(std::vector<onnx::OpSchema>& out);
 void opset19_schemas(std::vector<onnx::OpSchema>& out);
