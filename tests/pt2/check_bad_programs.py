@@ -94,7 +94,7 @@ def main(cli, fixtures):
         ("pickled weights (tensor subclass)", v214, edit_json("model_weights_config.json", pickle_weights), [],
          "pickled"),
         ("TorchBind object input", v214, edit_json("models/model.json", torchbind_input), [], "TorchBind"),
-        ("map_impl", v26, edit_json("serialized_exported_program.json", map_node), [], "map and scan"),
+        ("map_impl", v26, edit_json("serialized_exported_program.json", map_node), [], "higher_order.map_impl"),
         ("corrupt state-dict pickle", v26, corrupt_pickle, [], "serialized_state_dict.pt"),
         ("truncated program JSON", v214, truncated_json, [], "not valid JSON"),
         ("no such program", v214, lambda n, d: d, ["--model", "other"], "no program named 'other'"),

@@ -247,6 +247,7 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
 
   // Outputs: the user's; a mutated buffer's or input's new value is state the ONNX model cannot keep.
   std::vector<Value*> results, state_results;
+  std::vector<std::string> user_output_tensors;  // the program's value name of each user output ("" if none)
   std::vector<std::string> state_names;
   for (size_t i = 0; i < output_specs.size(); ++i) {
     auto [kind, spec] = output_specs[i].union_member();
@@ -261,6 +262,7 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
       auto [okind, obody] = graph_outputs[i].union_member();
       if (okind == "as_tensor") name = obody.at("name").str();
       out.output_names.push_back(name);
+      user_output_tensors.push_back(name);
     } else if (kind == "buffer_mutation" || kind == "parameter_mutation" || kind == "user_input_mutation") {
       // State the call writes: its new value becomes an extra output after the user's, named after
       // the buffer or input with ".updated" ("count.updated", "cache.updated": the plain name is the
@@ -289,6 +291,10 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
   } else {
     graph->registerOutput(graph->insertNode(graph->createTuple(results))->output());
   }
+  // An input returned as it is: its output needs a name of its own.
+  for (auto& name : out.output_names)
+    for (const auto& in : user_inputs)
+      if (name == in.name) name += "_out";
   // Two outputs of one name (the same value returned twice) keep the default names.
   std::set<std::string> seen;
   bool usable = true;
@@ -379,6 +385,21 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
                            out.dynamic_axes.end());
     if (out.dynamic_axes.empty()) out.dynamic_inputs.clear();
   }
+  // Output dims the program records as symbolic, under the names the inputs' dims use.
+  if (!out.output_names.empty())
+    for (size_t k = 0; k < user_output_tensors.size() && k < out.output_names.size(); ++k) {
+      if (user_output_tensors[k].empty() || !tensor_values.has(user_output_tensors[k].c_str())) continue;
+      DynamicAxes axes;
+      axes.name = out.output_names[k];
+      auto dims_json = tensor_values.at(user_output_tensors[k].c_str()).at("sizes").items();
+      for (size_t d = 0; d < dims_json.size(); ++d) {
+        auto [key, v] = dims_json[d].union_member();
+        if (key != "as_expr") continue;
+        const std::string name = sizes.name_of(v.at("expr_str").str());
+        if (!name.empty()) axes.axes.emplace_back((int64_t)d, name);
+      }
+      if (!axes.axes.empty()) out.output_axes.push_back(axes);
+    }
   for (const auto& s : sizes.symbols()) {
     auto it = ranges.find(s);
     if (it != ranges.end()) out.ranges[s] = it->second;

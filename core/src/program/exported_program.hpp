@@ -31,6 +31,9 @@ struct LoadedProgram {
   std::vector<std::string> input_names;   // the program's names of the user inputs
   std::vector<std::string> output_names;  // the program's names of the user outputs ("" where none)
   std::vector<DynamicAxes> dynamic_axes;  // symbolic dims of the inputs, named after their symbols
+  // Symbolic dims of the outputs as the program records them (u0 for a nonzero count, s0 where it
+  // follows an input): the dims the example runs cannot tell from a coincidence.
+  std::vector<DynamicAxes> output_axes;
   std::vector<InputSpec> dynamic_inputs;  // the second example run's sizes, inside the ranges
   std::vector<std::pair<std::string, at::Tensor>> examples;  // the program's sample inputs, if saved
   std::map<std::string, SymbolRange> ranges;  // range_constraints of the symbols the inputs use

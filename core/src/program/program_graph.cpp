@@ -182,13 +182,21 @@ NodeOrigin origin_of(const JsonAt& node) {
 
 namespace {
 std::string describe_unknown(const std::string& path, const std::vector<CustomOpUse>& uses) {
-  std::string s = path + ": the program calls " + std::to_string(uses.size()) + " op(s) that libtorch " +
-                  TORCH_VERSION + " (with torch2onnx's compatibility library) and no loaded pack know: ";
+  bool all_hops = true;
+  for (const auto& u : uses) all_hops = all_hops && u.op.rfind("higher_order.", 0) == 0;
+  std::string s = all_hops ? path + ": the program calls " + std::to_string(uses.size()) +
+                                 " higher-order operator(s) torch2onnx does not convert yet (only cond, while_loop and "
+                                 "the no_grad/autocast regions): "
+                           : path + ": the program calls " + std::to_string(uses.size()) + " op(s) that libtorch " +
+                                 TORCH_VERSION + " (with torch2onnx's compatibility library) and no loaded pack know: ";
   for (size_t i = 0; i < uses.size(); ++i) {
     const auto& u = uses[i];
     s += (i ? "; " : "") + u.op + " (" + std::to_string(u.count) + " call" + (u.count == 1 ? "" : "s") +
          (u.locations.empty() ? "" : ", first at " + u.locations[0]) + ")";
   }
+  bool custom = false;
+  for (const auto& u : uses) custom = custom || u.op.rfind("higher_order.", 0) != 0;
+  if (!custom) return s;
   return s + "; a custom op needs the library of its kernels (--load-library) or a pack declaring its schema "
              "(--plugin-path)";
 }
@@ -556,7 +564,7 @@ void ProgramGraphBuilder::add_higher_order(const JsonAt& node, const std::string
     bind_results(node, outs);
     return;
   }
-  note_unknown("higher_order." + name + " (map and scan are not converted yet)", node);
+  note_unknown("higher_order." + name, node);  // map_impl and scan: no Loop/Scan form yet
   poison_outputs(node);
 }
 
@@ -747,6 +755,11 @@ void ProgramGraphBuilder::bind_outputs(const JsonAt& node, torch::jit::Node* n, 
     if (key == "as_tensor") {
       tensors_[body.at("name").str()] = v;
     } else if (key == "as_sym_int" || key == "as_sym_float" || key == "as_sym_bool") {
+      // item() and _local_scalar_dense return a Scalar: the symbol is an int (float, bool) in TorchScript.
+      if (v->type()->kind() == c10::TypeKind::NumberType) {
+        const char* to = key == "as_sym_int" ? "aten::Int" : key == "as_sym_float" ? "aten::Float" : "aten::Bool";
+        v = graph_.insert(c10::Symbol::fromQualString(to), {v});
+      }
       auto [k2, b2] = body.union_member();
       if (k2 == "as_name") symbols_[b2.str()] = v;
     } else if (key == "as_tensors") {

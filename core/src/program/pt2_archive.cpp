@@ -6,6 +6,7 @@
 
 #include <zlib.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -107,8 +108,11 @@ std::string neither_model_nor_program(const std::string& path) {
     return "";
   }
   for (const auto& m : members) {
-    auto slash = m.name.find('/');
-    if (slash != std::string::npos && m.name.compare(slash, std::string::npos, "/data.pkl") == 0) return "";
+    // libtorch's zip reader finds names case-insensitively: so does this.
+    std::string lower = m.name;
+    for (auto& c : lower) c = (char)std::tolower((unsigned char)c);
+    auto slash = lower.find('/');
+    if (slash != std::string::npos && lower.compare(slash, std::string::npos, "/data.pkl") == 0) return "";
   }
   if (is_exported_program(path)) return "";
   return path + ": a zip archive that is neither a TorchScript model (no <folder>/data.pkl) nor an exported "

@@ -303,4 +303,9 @@ int64_t SymbolicSizes::other_value(const std::string& expr) const {
 
 std::vector<std::string> SymbolicSizes::symbols() const { return order_; }
 
+std::string SymbolicSizes::name_of(const std::string& expr) const {
+  auto e = parsed(expr, nullptr);
+  return e ? e->render() : "";
+}
+
 }  // namespace t2o::core::program

@@ -32,6 +32,8 @@ class SymbolicSizes {
   void choose_other_values(std::vector<std::string>& warnings);
   int64_t other_value(const std::string& expr) const;
   std::vector<std::string> symbols() const;
+  // The dim_param an expression is named by ("s0", "u0", "2*s0"), "" when it cannot be read.
+  std::string name_of(const std::string& expr) const;
 
   struct Expr;  // symbolic_sizes.cpp
 

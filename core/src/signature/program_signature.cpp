@@ -39,8 +39,14 @@ OpenedProgram open_exported_program(const std::string& path, const ExportOptions
   }
   // Names given for the first inputs or outputs only: the program's names for the rest.
   o.input_names = names;
-  if (!p.output_names.empty())
+  if (!p.output_names.empty()) {
+    for (size_t i = 0; i < given.output_names.size() && i < p.output_names.size(); ++i)
+      for (auto& axes : p.output_axes)
+        if (axes.name == p.output_names[i]) axes.name = given.output_names[i];
     for (size_t i = o.output_names.size(); i < p.output_names.size(); ++i) o.output_names.push_back(p.output_names[i]);
+  }
+  if (given.dynamic_axes.empty() && given.inputs.empty())
+    o.dynamic_axes.insert(o.dynamic_axes.end(), p.output_axes.begin(), p.output_axes.end());
   if (!given.example_inputs_dir.empty()) {
     out.signature.examples = read_example_dir(given.example_inputs_dir);
     out.signature.examples_source = "--example-inputs " + given.example_inputs_dir;
