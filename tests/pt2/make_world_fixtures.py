@@ -40,19 +40,7 @@ TORCH_214 = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2]
 
 CASES = []
 # Cases torch2onnx fails on today, by name (both versions) or "name@2.6"/"name@2.14": the reason.
-KNOWN_FAILURES = {
-    "pytree_list": "an input returned unchanged as an output: export fails with "
-                   "\"output name 'xs_2' is already used by an input or another output\"",
-    "data_dependent_nonzero": "the unbacked row count of nonzero(x > 0) and x[x > 0] is declared as the input's "
-                              "batch dim_param (s77 / s0): wrong at the other mask densities (ONNX Runtime's values match)",
-    "data_dependent_nonzero_core": "as data_dependent_nonzero",
-    "data_dependent_item": "aten.item's result used as a size (slice end, arange end) is refused: "
-                           "\"graph_module.graph.nodes[N]: the arguments of aten::slice.Tensor do not match its "
-                           "schema in libtorch 1.13.0\"",
-    "error_map": "the one line is shortened in its middle (\"first at /work/m … orld_fixtures.py:NNN\"), "
-                 "cutting the user's file:line",
-    "error_scan": "the one line is shortened in its middle, cutting the user's file:line",
-}
+KNOWN_FAILURES = {}
 
 
 def case(name, opsets=(17,), core=False, rtol=1e-4, plugin_path=None, needs=None):
@@ -70,12 +58,10 @@ def case(name, opsets=(17,), core=False, rtol=1e-4, plugin_path=None, needs=None
 # Cases whose declared ONNX output dims differ from the program's recorded ones (output_dims in the
 # index: symbols of the inputs kept, fixed sizes fixed, unbacked sizes their own dim_param).
 KNOWN_DIMS_FAILURES = {
-    **dict.fromkeys(["cond_params", "cond_params_core", "cond_nested", "while_count", "while_count_core", "while_params"],
-                    "outputs of If/Loop get fresh dim_params (getitem_dim0) where the program records the input's "
-                    "symbol (s77) or a fixed size (3)"),
-    **dict.fromkeys(["data_dependent_nonzero", "data_dependent_nonzero_core"],
-                    "the unbacked u0 declared as the input's s77 (the example's count equals the batch size)"),
-    "data_dependent_mask_rows": "one unbacked u0 declared as two dim_params (linear_dim0, squeeze_dim0)",
+    **dict.fromkeys(["cond_params", "cond_params_core", "while_count", "while_count_core", "while_params",
+                     "data_dependent_item"],
+                    "a size the program records as fixed (3) is declared as a dim_param: only the program's "
+                    "symbolic output dims are taken from it, the rest from the example runs"),
 }
 
 
