@@ -117,6 +117,57 @@ std::string spec_text(const std::string& dtype, const std::vector<int64_t>& dims
   return s + "]";
 }
 
+// The path of each leaf of the program's input pytree, in flattening order, as the TorchScript front
+// end names nested arguments: forward()'s argument name, then ".i" per tuple/list element and ".key"
+// per dict entry ("extra.bias", "inputs.pair.1"); keyword arguments by their key. Empty when the
+// program has no in_spec this understands (the placeholder names are used then).
+std::vector<std::string> pytree_input_names(const JsonAt& graph_module) {
+  std::vector<std::string> out;
+  try {
+    auto calls = graph_module.opt("module_call_graph");
+    if (!calls || calls->size() == 0) return {};
+    auto sig = calls->at(size_t{0}).opt("signature");
+    if (!sig || !sig->has("in_spec") || !sig->has("forward_arg_names")) return {};
+    std::vector<std::string> arg_names;
+    for (const auto& n : sig->at("forward_arg_names").items()) arg_names.push_back(n.str());
+    const nlohmann::json spec = nlohmann::json::parse(sig->at("in_spec").str());
+    if (!spec.is_array() || spec.size() != 2) return {};
+    std::function<bool(const nlohmann::json&, const std::string&)> walk = [&](const nlohmann::json& node,
+                                                                              const std::string& path) {
+      if (!node.is_object()) return false;
+      const auto& children = node.value("children_spec", nlohmann::json::array());
+      if (node["type"].is_null() || children.empty()) {
+        if (node["type"].is_null()) out.push_back(path);
+        return true;
+      }
+      std::vector<std::string> keys;
+      const auto& context = node["context"];
+      if (context.is_string() && context.get<std::string>() != "null") {
+        const auto parsed = nlohmann::json::parse(context.get<std::string>(), nullptr, false);
+        if (parsed.is_array())
+          for (const auto& k : parsed) keys.push_back(k.is_string() ? k.get<std::string>() : k.dump());
+      }
+      for (size_t i = 0; i < children.size(); ++i) {
+        const std::string part = i < keys.size() ? keys[i] : std::to_string(i);
+        if (!walk(children[i], path.empty() ? part : path + "." + part)) return false;
+      }
+      return true;
+    };
+    // The root: (args tuple, kwargs dict); args named by forward()'s argument names, kwargs by key.
+    const auto& root = spec[1];
+    const auto& parts = root.value("children_spec", nlohmann::json::array());
+    if (parts.size() != 2) return {};
+    const auto& args = parts[0].value("children_spec", nlohmann::json::array());
+    if (args.size() > arg_names.size()) return {};
+    for (size_t i = 0; i < args.size(); ++i)
+      if (!walk(args[i], arg_names[i])) return {};
+    if (!walk(parts[1], "")) return {};
+  } catch (const std::exception&) {
+    return {};
+  }
+  return out;
+}
+
 }  // namespace
 
 LoadedProgram load_exported_program(const std::string& path, const std::string& model_name) {
@@ -188,12 +239,15 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
   struct UserInput {
     std::string name;
     JsonAt meta;
+    size_t leaf = 0;  // its place among all user inputs (the pytree's leaves)
   };
+  size_t user_leaves = 0;
   std::vector<UserInput> user_inputs;
   std::vector<std::pair<std::string, JsonAt>> state_reads;  // (placeholder, fqn spec) in order
   for (size_t i = 0; i < input_specs.size(); ++i) {
     auto [kind, spec] = input_specs[i].union_member();
     if (kind == "user_input") {
+      ++user_leaves;
       auto arg = spec.at("arg");
       auto [akind, abody] = arg.union_member();
       if (akind == "as_tensor") {
@@ -201,7 +255,7 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
         Value* v = graph->addInput(name);
         v->setType(c10::TensorType::get());
         builder.bind_tensor(name, v);
-        user_inputs.push_back({name, tensor_values.at(name.c_str())});
+        user_inputs.push_back({name, tensor_values.at(name.c_str()), user_leaves - 1});
       } else if (akind == "as_sym_int" || akind == "as_sym_float" || akind == "as_sym_bool") {
         arg.fail("a user input that is a symbolic " + akind.substr(7) +
                  " (a Python number marked dynamic) cannot be a graph input yet; export it as a 0-d tensor");
@@ -317,6 +371,16 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
     out.warnings.push_back("the program's sample inputs hold " + std::to_string(sample_tensors.size()) +
                            " tensors for its " + std::to_string(user_inputs.size()) +
                            " tensor inputs: not used; the example runs make up values");
+  // Nested inputs are named by their path in the pytree (extra.bias), as the TorchScript front end
+  // names the leaves of nested arguments; the dynamic axes below follow.
+  const auto leaf_names = pytree_input_names(graph_module);
+  if (leaf_names.size() == user_leaves) {
+    std::set<std::string> taken;
+    bool unique = true;
+    for (const auto& u : user_inputs) unique = unique && taken.insert(leaf_names[u.leaf]).second;
+    if (unique)
+      for (auto& u : user_inputs) u.name = leaf_names[u.leaf];
+  }
   SymbolicSizes sizes;
   for (size_t i = 0; i < user_inputs.size(); ++i) {
     const auto& meta = user_inputs[i].meta;
