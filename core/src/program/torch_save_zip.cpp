@@ -24,20 +24,6 @@ uint32_t crc32(const unsigned char* p, size_t n) {
 }
 }  // namespace
 
-uint64_t le(const unsigned char* p, int n) {
-  uint64_t v = 0;
-  for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-
-std::string shown(std::string_view s) {
-  std::string shown = "'";
-  const std::string cut = s.size() > 120 ? std::string(s.substr(0, 60)) + "..." + std::string(s.substr(s.size() - 40))
-                                         : std::string(s);
-  for (char c : cut) shown += c == '\0' ? std::string("\\x00") : std::string(1, c);
-  return shown + "'";
-}
-
 std::string_view Zip::stored(const Member& m, bool check_crc) const {
   if (m.flags & 1) refuse("member " + shown(m.name) + " is encrypted");
   if (m.method != 0)

@@ -3,6 +3,8 @@
 // torch.save writes them. What does not hold is a Refusal, which torch_pickle turns into its one line.
 #pragma once
 
+#include "load/zip_members.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,11 +19,10 @@ struct Refusal {
 };
 [[noreturn]] void refuse(std::string what);
 
-// n bytes at p, little-endian.
-uint64_t le(const unsigned char* p, int n);
-// A name or string from the file, quoted and kept short for a message (printable() escapes it later; a
-// NUL byte is escaped here, as the message travels as a C string first).
-std::string shown(std::string_view s);
+// The zip reader of load/ says these the same way: n bytes at p, little-endian; a name or string from
+// the file, quoted and kept short for a message.
+using zip::le;
+inline std::string shown(std::string_view s) { return zip::shown_name(std::string(s)); }
 
 struct Member {
   std::string name;
