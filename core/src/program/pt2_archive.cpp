@@ -80,43 +80,29 @@ bool starts_like_program(const std::string& path) {
   return false;
 }
 
-bool is_exported_program(const std::string& path) {
+ArchiveKind archive_kind(const std::string& path) {
   std::vector<zip::Member> members;
   try {
     members = directory(path);
   } catch (...) {
-    return starts_like_program(path);  // Pt2Archive says what is wrong with it
+    // No readable directory: a truncated program still names itself in its first member (Pt2Archive
+    // then says what is wrong); anything else is the TorchScript path's to report.
+    return starts_like_program(path) ? ArchiveKind::Program : ArchiveKind::Other;
   }
-  {
-    for (const auto& m : members) {
-      if (m.name == "serialized_exported_program.json") return true;
-      // The PT2 archive: <top>/archive_format, or <top>/models/<name>.json.
-      auto slash = m.name.find('/');
-      if (slash == std::string::npos) continue;
-      std::string rest = m.name.substr(slash + 1);
-      if (rest == "archive_format" || (rest.rfind("models/", 0) == 0 && ends_with(rest, ".json"))) return true;
-    }
-  }
-  return false;
-}
-
-std::string neither_model_nor_program(const std::string& path) {
-  std::vector<zip::Member> members;
-  try {
-    members = directory(path);
-  } catch (...) {
-    return "";
-  }
+  bool torchscript = false;
   for (const auto& m : members) {
-    // libtorch's zip reader finds names case-insensitively: so does this.
-    std::string lower = m.name;
+    if (m.name == "serialized_exported_program.json") return ArchiveKind::Program;
+    auto slash = m.name.find('/');
+    if (slash == std::string::npos) continue;
+    // The PT2 archive: <top>/archive_format, or <top>/models/<name>.json.
+    const std::string rest = m.name.substr(slash + 1);
+    if (rest == "archive_format" || (rest.rfind("models/", 0) == 0 && ends_with(rest, ".json"))) return ArchiveKind::Program;
+    // TorchScript: <folder>/data.pkl, found case-insensitively as libtorch's zip reader finds it.
+    std::string lower = rest;
     for (auto& c : lower) c = (char)std::tolower((unsigned char)c);
-    auto slash = lower.find('/');
-    if (slash != std::string::npos && lower.compare(slash, std::string::npos, "/data.pkl") == 0) return "";
+    torchscript = torchscript || lower == "data.pkl";
   }
-  if (is_exported_program(path)) return "";
-  return path + ": a zip archive that is neither a TorchScript model (no <folder>/data.pkl) nor an exported "
-                "program (no serialized_exported_program.json, no <folder>/models/<name>.json)";
+  return torchscript ? ArchiveKind::Other : ArchiveKind::Foreign;
 }
 
 Pt2Archive::Pt2Archive(const std::string& path) : path_(path) {

@@ -80,12 +80,11 @@ class Pt2Archive {
   std::map<std::string, Entry> members_;  // relative names
 };
 
-// Whether the file at `path` is a zip holding an exported program (either layout). Never throws:
-// false for anything else (a TorchScript archive, a missing file); the TorchScript path reports those.
-bool is_exported_program(const std::string& path);
-
-// For a readable zip that holds neither a TorchScript model (<folder>/data.pkl) nor an exported
-// program: the one line saying so; "" for anything else (the front ends report those themselves).
-std::string neither_model_nor_program(const std::string& path);
+// What the file at `path` is, from one read of its zip directory (its members decide, not its name):
+// Program (either layout, or a truncated file whose first member is a program's), Foreign (a readable
+// zip holding neither a TorchScript model, <folder>/data.pkl, nor a program), or Other (a TorchScript
+// archive, or anything the TorchScript path reports itself: a missing file, no zip). Never throws.
+enum class ArchiveKind { Program, Foreign, Other };
+ArchiveKind archive_kind(const std::string& path);
 
 }  // namespace t2o::core::program

@@ -7,9 +7,13 @@
 namespace t2o::core {
 
 bool is_exported_program_file(const std::string& path) {
-  if (program::is_exported_program(path)) return true;
-  const std::string foreign = program::neither_model_nor_program(path);
-  if (!foreign.empty()) throw ExportError(foreign);
+  switch (program::archive_kind(path)) {
+    case program::ArchiveKind::Program: return true;
+    case program::ArchiveKind::Foreign:
+      throw ExportError(path + ": a zip archive that is neither a TorchScript model (no <folder>/data.pkl) nor an "
+                               "exported program (no serialized_exported_program.json, no <folder>/models/<name>.json)");
+    case program::ArchiveKind::Other: break;
+  }
   return false;
 }
 
