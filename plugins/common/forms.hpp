@@ -56,7 +56,6 @@ constexpr OnnxFeature kPerChannelQuantization{13, "QuantizeLinear/DequantizeLine
 constexpr OnnxFeature kUint8Clip{13, "Clip of uint8 values"};
 constexpr OnnxFeature kHardSwish{14, "HardSwish"};
 constexpr OnnxFeature kBatchNormWithoutMomentum{14, "BatchNormalization without momentum"};
-constexpr OnnxFeature kBatchNormTrainingMode{14, "BatchNormalization training_mode"};
 constexpr OnnxFeature kLayerNormalization{17, "LayerNormalization"};
 constexpr OnnxFeature kSplitNumOutputs{18, "Split num_outputs"};
 }  // namespace feature
@@ -188,19 +187,6 @@ inline Value softmax(Ctx& ctx, const std::string& op_type, const Value& x, int64
   Value t = ctx.op("Transpose", {x}, {Attr::ints("perm", perm)});
   Value s = ctx.op(op_type, {t}, {Attr::i("axis", rank - 1)});
   return ctx.op("Transpose", {s}, {Attr::ints("perm", perm)});
-}
-
-// BatchNormalization in training mode, returning Y: it normalizes with the batch's statistics and
-// computes the updated running ones (ONNX's momentum is the running statistics' weight, 1 - PyTorch's)
-// as outputs the caller leaves unread. Up to 13 the number of outputs says training (five: Y, running
-// mean and var, saved mean and var); from 14 the training_mode attribute does (three outputs).
-inline Value batch_norm_training(Ctx& ctx, const std::vector<Value>& x_scale_bias_mean_var, double epsilon,
-                                 double onnx_momentum) {
-  std::vector<Attr> attrs{Attr::f("epsilon", epsilon), Attr::f("momentum", onnx_momentum)};
-  if (!has(ctx, feature::kBatchNormTrainingMode))
-    return ctx.op_n("BatchNormalization", x_scale_bias_mean_var, 5, attrs)[0];
-  attrs.push_back(Attr::i("training_mode", 1));
-  return ctx.op_n("BatchNormalization", x_scale_bias_mean_var, 3, attrs)[0];
 }
 
 // DFT (opset 17+) of `x` (..., 1 or 2: real, or real and imaginary parts) along `axis` (not the last,

@@ -1,11 +1,12 @@
-// aten::batch_norm -> BatchNormalization with the running statistics (inference). With
-// training=True (train mode) and running statistics, as torch.onnx: BatchNormalization in training
-// mode (forms.hpp's batch_norm_training: five outputs up to opset 13, training_mode=1 from 14),
-// which normalizes with the batch's statistics; its updated running statistics are outputs nothing
-// reads (torch.onnx drops them too: the exported graph keeps no state). Without running statistics
-// (track_running_stats=False, whose modules always normalize with the batch's statistics) the
-// batch's mean and biased variance over every axis but 1 are computed with ReduceMean:
+// aten::batch_norm -> BatchNormalization with the running statistics (inference). In training
+// (training=True: train mode, or a module without running statistics) the batch's mean and biased
+// variance over every axis but 1 are computed with ReduceMean:
 // y = (x - mean) / sqrt(var + eps) * weight + bias.
+// Not ONNX's BatchNormalization in training mode (torch.onnx's form: five outputs up to opset 13,
+// training_mode=1 from 14): ONNX Runtime 1.30 computes that form wrongly when the running statistics
+// are still at their initial values (mean 0, var 1: a fresh model; differences of 0.5 and more),
+// and the updated running statistics it adds are outputs nothing reads (an ONNX model keeps no state),
+// so the explicit form is what every runtime computes with the batch's statistics.
 // Only the `epsilon` attribute is emitted: `spatial` (removed at 9) and `consumed_inputs` are never
 // emitted, `momentum` only matters in training; opset 14 adds training_mode (default 0 = inference)
 // and opset 15 allows different dtypes for scale/bias/mean/var, so this form stays valid to 17+.
@@ -92,15 +93,6 @@ T2O_SYMBOLIC("aten::batch_norm", 9) {
         var = opt_input(ctx, 4);
   const bool training = const_training(ctx, 5);
   const double eps = ctx.input(7).to_float();
-  if (training && mean.valid() && var.valid()) {
-    if (x.rank() >= 0 && x.rank() < 2) fail("aten::batch_norm: input must have rank >= 2, got " + std::to_string(x.rank()));
-    // momentum weighs only the running statistics' update, an output nothing reads, but ONNX's
-    // attribute must say it (momentum=None: 1 / num_batches_tracked, a constant once it is frozen).
-    Value momentum = ctx.input(6);
-    if (!momentum.is_const()) unsupported("aten::batch_norm: argument 'momentum' computed at run time with training=True");
-    fill_affine(ctx, x, mean, weight, bias);
-    return ctx.set_output(0, batch_norm_training(ctx, {x, weight, bias, mean, var}, eps, 1.0 - momentum.to_float()));
-  }
   ctx.set_output(0, batch_norm(ctx, x, weight, bias, mean, var, training, eps));
 }
 

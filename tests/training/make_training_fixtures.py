@@ -31,7 +31,16 @@ CASES = {
     "conv_bn_saved_train": ("ConvBn", "script", "train", (2, 3, 9, 9)),
     "conv_bn_trace_train": ("ConvBn", "trace", "train", (2, 3, 9, 9)),
     "mlp": ("Mlp", "script", "eval", (4, 8)),
+    # Fresh models (running statistics at mean 0, var 1, as PyTorch's own test_batchnorm_training,
+    # test_conv_bn, test_multiple_conv_bn have them) on inputs far from mean 0 / var 1 (FAR_INPUT):
+    # normalizing with the running statistics instead of the batch's shows by several units.
+    "bn2d_fresh": ("BatchNorm2dFresh", "script", "eval", (3, 4, 5, 5)),
+    "bn1d_fresh_3d": ("BatchNorm1dFresh", "script", "eval", (4, 6, 7)),
+    "conv_bn_fresh": ("ConvBnFresh", "script", "eval", (2, 3, 9, 9)),
+    "conv_bn_fresh_trace_train": ("ConvBnFresh", "trace", "train", (2, 3, 9, 9)),
 }
+# Classes whose input is drawn far from the running statistics' defaults: mean about 4, std about 3.
+FAR_INPUT = {"BatchNorm2dFresh", "BatchNorm1dFresh", "ConvBnFresh"}
 
 
 def models():
@@ -96,6 +105,33 @@ def models():
         def forward(self, x):
             return self.bn2(self.conv2(torch.relu(self.bn1(self.conv1(x)))))
 
+    class BatchNorm2dFresh(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bn = nn.BatchNorm2d(4)
+
+        def forward(self, x):
+            return self.bn(x)
+
+    class BatchNorm1dFresh(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bn = nn.BatchNorm1d(6, affine=False)
+
+        def forward(self, x):
+            return self.bn(x) * 2.0
+
+    class ConvBnFresh(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 8, 3)
+            self.bn1 = nn.BatchNorm2d(8)
+            self.conv2 = nn.Conv2d(8, 4, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(4)
+
+        def forward(self, x):
+            return self.bn2(self.conv2(torch.relu(self.bn1(self.conv1(x)))))
+
     class Mlp(nn.Module):
         def __init__(self):
             super().__init__()
@@ -134,7 +170,12 @@ def write_case(out_dir, name, classes):
     torch.manual_seed(zlib.crc32(name.encode()))
     module = classes[class_name]()
     module.train(saved_mode == "train")
-    x = torch.ones(*shape) if class_name == "DropoutRandom" else torch.randn(*shape) * 2.0 + 0.5
+    if class_name == "DropoutRandom":
+        x = torch.ones(*shape)
+    elif class_name in FAR_INPUT:
+        x = torch.randn(*shape) * 3.0 + 4.0
+    else:
+        x = torch.randn(*shape) * 2.0 + 0.5
     target = os.path.join(out_dir, name)
     os.makedirs(target)
     if method == "script":
