@@ -2,9 +2,12 @@
 // aten::t -> Gemm / MatMul / Transpose. (ONNX MatMul has numpy semantics, PyTorch matmul's too:
 // 1-D operands, batch broadcasting.)
 // Gemm (float types; integer types need opset 11) is used for 2-D linear/addmm; other ranks use
-// MatMul (+ Add for the bias).
+// MatMul (+ Add for the bias). baddbmm's beta and alpha may be computed at run time (torch.onnx
+// casts them to the result's dtype and multiplies); a beta of 0 still ignores self there, as
+// PyTorch does.
 #include <torch2onnx/plugin.hpp>
 
+#include "common/forms.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -61,8 +64,22 @@ T2O_SYMBOLIC("aten::addmm", 9) {
 
 // baddbmm(self, batch1, batch2, *, beta=1, alpha=1): beta*self + alpha*(batch1 @ batch2)
 T2O_SYMBOLIC("aten::baddbmm", 9) {
-  double beta = const_scalar(ctx, 3, "beta", 1.0), alpha = const_scalar(ctx, 4, "alpha", 1.0);
-  ctx.set_output(0, mul_add(ctx, ctx.input(0), ctx.input(1), ctx.input(2), beta, alpha));
+  Value beta_v = opt_input(ctx, 3), alpha_v = opt_input(ctx, 4);
+  bool run_time = (beta_v.valid() && !beta_v.is_const()) || (alpha_v.valid() && !alpha_v.is_const());
+  if (!run_time) {
+    double beta = const_scalar(ctx, 3, "beta", 1.0), alpha = const_scalar(ctx, 4, "alpha", 1.0);
+    return ctx.set_output(0, mul_add(ctx, ctx.input(0), ctx.input(1), ctx.input(2), beta, alpha));
+  }
+  // beta or alpha a graph value: each cast to the result's dtype; self * beta replaced by 0 where
+  // beta == 0 (PyTorch ignores self then, NaN and inf included).
+  Value c = ctx.input(0);
+  t2o_dtype dt = output_dtype(ctx, 0, c.dtype());
+  Value y = ctx.op("MatMul", {ctx.input(1), ctx.input(2)});
+  if (alpha_v.valid()) y = ctx.op("Mul", {y, to_dtype(ctx, alpha_v, dt)});
+  if (!beta_v.valid()) return ctx.set_output(0, ctx.op("Add", {y, c}));
+  Value beta = to_dtype(ctx, beta_v, dt), zero = ctx.scalar(dt, 0);
+  Value scaled = ctx.op("Where", {equal(ctx, beta, zero, dt), zero, ctx.op("Mul", {c, beta})});
+  ctx.set_output(0, ctx.op("Add", {y, scaled}));
 }
 
 T2O_SYMBOLIC("aten::matmul", 9) { ctx.set_output(0, ctx.op("MatMul", {ctx.input(0), ctx.input(1)})); }
