@@ -236,26 +236,77 @@ def _training_mode(training: Any) -> Optional[str]:
     return _TRAINING_MODES[name]
 
 
+def _keep_state(model: torch.nn.Module):
+    """A function that puts every module's state back as it is now: attributes forward() assigns
+    (`self.x = ...`, in eager modules and in scripted ones, whose prim::SetAttr writes the C++ module)
+    and tensors it changes in place. save() calls the model more than once (the eager run, the trace,
+    a second trace through an autograd.Function), and each call must start from the state the model
+    had when save() was called: a model whose forward() writes its attributes computes one call from
+    that state, which is what the saved model must compute (torch.onnx compares its export with a copy
+    of the model taken before it traces)."""
+    eager, scripted, tensors = [], [], []
+    params = {id(p) for p in model.parameters()}
+    for m in model.modules():
+        if isinstance(m, torch.jit.ScriptModule):
+            try:
+                named = torch._C._jit_debug_module_iterators(m._c)["named_attributes"]
+            except (AttributeError, KeyError, RuntimeError):  # not this PyTorch's API: nothing to keep
+                continue
+            for name, value in named:
+                if name != "training" and not isinstance(value, (torch.ScriptModule, torch.jit.ScriptModule)):
+                    scripted.append((m._c, name, value))
+                    if isinstance(value, torch.Tensor):
+                        tensors.append(value)
+        else:
+            state = {k: v for k, v in m.__dict__.items() if k != "training"}  # the mode is _trace_mode's
+            for key in ("_parameters", "_buffers", "_modules"):
+                if isinstance(state.get(key), dict):
+                    state[key] = dict(state[key])
+            eager.append((m, state))
+            tensors += [v for v in m.__dict__.values() if isinstance(v, torch.Tensor)]
+            tensors += [b for b in m._buffers.values() if isinstance(b, torch.Tensor)]
+    # Parameters keep their values (nothing writes them in place without autograd complaining); other
+    # tensors are copied, so that in-place writes (BatchNorm's running statistics) are undone too.
+    values = {id(t): (t, t.detach().clone()) for t in tensors if id(t) not in params}
+
+    def restore():
+        for m, state in eager:
+            for key in [k for k in m.__dict__ if k not in state and k != "training"]:
+                del m.__dict__[key]
+            for key, value in state.items():
+                if key in ("_parameters", "_buffers", "_modules") and isinstance(value, dict):
+                    m.__dict__[key].clear()
+                    m.__dict__[key].update(value)
+                else:
+                    m.__dict__[key] = value
+        for c, name, value in scripted:
+            c.setattr(name, value)
+        with torch.no_grad():
+            for t, saved in values.values():
+                t.copy_(saved)
+
+    return restore
+
+
 @contextlib.contextmanager
 def _trace_mode(model: torch.nn.Module, mode: Optional[str]):
     """The model in `mode` (eval when None; preserve leaves each module's flag) and without autograd
-    while it is traced; afterwards its flags and buffers as they were (a trace in training mode runs
-    BatchNorm, which updates its running statistics and num_batches_tracked)."""
+    while it is traced; yields a function that puts the model's state back as it was (_keep_state),
+    which runs again at the end: afterwards its flags, attributes and buffers are as they were (a
+    trace in training mode runs BatchNorm, which updates its running statistics)."""
     flags = [(m, m.training) for m in model.modules()]
-    buffers = [(b, b.detach().clone()) for b in model.buffers()]
+    restore = _keep_state(model)
     if mode in (None, "eval"):
         model.eval()
     elif mode == "train":
         model.train()
     try:
         with torch.no_grad():
-            yield
+            yield restore
     finally:
+        restore()
         for m, flag in flags:
             m.training = flag
-        with torch.no_grad():
-            for b, saved in buffers:
-                b.copy_(saved)
 
 
 def _module_type_names(types: Collection[type]) -> List[str]:
@@ -331,12 +382,13 @@ def _forward_ops(functions: Sequence[type]):
                 del cls.apply
 
 
-def _trace(wrapper: torch.nn.Module, tensors: Tuple[torch.Tensor, ...]):
+def _trace(wrapper: torch.nn.Module, tensors: Tuple[torch.Tensor, ...], restore):
     """torch.jit.trace of the wrapper; a torch.autograd.Function called in forward() is traced through
     its forward()'s ops (what torch.onnx 1.13 exports for one without a symbolic()); one with a
     symbolic() is refused, naming it: torch.onnx would build its ONNX nodes by calling that Python
     method, which an export without Python cannot."""
     traced = torch.jit.trace(wrapper, tensors, check_trace=False, strict=False)
+    restore()
     functions = _python_ops(traced.inlined_graph)  # (calls of submodules inlined)
     if not functions:
         return traced
@@ -387,11 +439,12 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
     # No tensor at all (only Python numbers): the graph has no input and its outputs are constants,
     # as torch.onnx makes such a model.
     wrapper = _Flat(model, args, kwargs)
-    with _trace_mode(model, mode):
+    with _trace_mode(model, mode) as restore:
         outputs: List[torch.Tensor] = []
         _flatten_outputs(model(*args, **kwargs), outputs)
+        restore()  # the trace starts from the state the model has now, as the eager run did
         wrapper.eager_dtypes = [o.dtype for o in outputs]
-        traced = _trace(wrapper, tuple(flat.tensors))
+        traced = _trace(wrapper, tuple(flat.tensors), restore)
     # As torch.onnx: names for the first inputs (outputs) only; the rest keep their default names.
     given_in = list(input_names or [])
     if len(given_in) > len(flat.tensors):

@@ -12,6 +12,7 @@ PyTorch's outputs (meta.json as tests/ort/compare.js reads it). Expected outputs
 .pt reloaded with torch.jit.load (or, for torch2onnx.save, from the original model), called with the
 Python values the ONNX inputs stand for. Regenerated only when this file or the helper changes.
 """
+import copy
 import json
 import os
 import struct
@@ -209,12 +210,110 @@ def models():
         def forward(self, first, second):
             return first + second, first * second
 
+    # forward() assigning module attributes (PyTorch's test_set_attr_2, _4, _5, _modules): the export
+    # computes one call from the state the model has when torch2onnx.save is called, whatever the
+    # calls save() itself makes.
+    class SetAttrBias(nn.Module):  # test_set_attr_2
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv1d(10, 3, 3)
+            self.conv.bias = nn.Parameter(torch.zeros(3, 10, 3))
+
+        def set_cell_anchors(self, anchors):
+            if self.conv.bias is not None:
+                b = self.conv.bias
+                assert b is not None
+                self.conv.bias = anchors + b
+            elif self.conv.weight is not None:
+                self.conv.weight = torch.randn(3, 10)
+                self.conv.bias = self.conv.weight[:]
+
+        def forward(self, anchors) -> Optional[Tensor]:
+            self.set_cell_anchors(anchors)
+            return self.conv.bias
+
+    class SetAttrTuple(nn.Module):  # test_set_attr_4
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv1d(10, 3, 3)
+            self.conv.bias = nn.Parameter(torch.zeros(3, 10, 3))
+
+        def set_cell_anchors(self, anchors):
+            self.conv.weight = torch.zeros(10, 3)
+            if self.conv.bias is not None:
+                w = self.conv.bias
+                assert w is not None
+                self.conv.bias = anchors + w
+            else:
+                self.conv.bias = torch.ones(3, 10, 3)
+
+        def forward(self, feature_maps, anchors) -> Tuple[Tensor, Tensor]:
+            self.set_cell_anchors(anchors)
+            result = []
+            if self.conv.bias is not None:
+                a = self.conv.bias
+                assert a is not None
+                result += [a]
+            result += [feature_maps]
+            return result[0], result[1]
+
+    class SetAttrLoop(nn.Module):  # test_set_attr_5
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv1d(10, 3, 3)
+            self.conv.bias = nn.Parameter(torch.zeros(3, 10, 3))
+
+        def set_cell_anchors(self, anchors):
+            self.conv.weight = torch.arange(10)
+            for i in range(10):
+                if i == 3:
+                    for j in range(10):
+                        w = self.conv.weight
+                        self.conv.weight = torch.arange(10) + w
+                self.conv.weight = self.conv.weight + torch.arange(10)
+                if self.conv.bias is not None:
+                    a = self.conv.bias
+                    assert a is not None
+                    self.conv.bias = anchors + a
+
+        def forward(self, anchors):
+            self.set_cell_anchors(anchors)
+            return self.conv.weight, self.conv.bias
+
+    def embedding(dim: int):
+        return torch.exp(torch.arange(dim // 2, dtype=torch.float) * -(4 / ((dim // 2) - 1)))
+
+    class SetAttrInner(nn.Module):  # test_set_attr_modules, eager (traced by save)
+        def __init__(self):
+            super().__init__()
+            self.weights = embedding(8)
+            self.register_buffer("_float_tensor", torch.FloatTensor(1))
+            self.const = 2
+
+        def forward(self, input):
+            bsz, seq_len = input.shape[0], input.shape[1]
+            self.const = 3
+            self.weights = self.weights.to(self._float_tensor)
+            self.weights = self.weights * self.const
+            picked = self.weights.index_select(0, torch.ones((bsz * seq_len), dtype=torch.int64))
+            return picked.view(bsz, seq_len, -1)
+
+    class SetAttrModules(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weights = embedding(8)
+            self.module = SetAttrInner()
+
+        def forward(self, x):
+            return self.module(x) + self.weights
+
     torch.manual_seed(0)
     return dict(LstmHx=LstmHx, TupleImages=TupleImages, Nested=Nested, DictInput=DictInput,
                 DictScripted=DictScripted, ListInput=ListInput, Primitives=Primitives, PrimitivesFirst=PrimitivesFirst,
                 OptionalInTuple=OptionalInTuple, Bag=Bag, SaveTarget=SaveTarget, Containers=Containers,
                 ConvBn=ConvBn, ReturnsNumbers=ReturnsNumbers, TwoInputs=TwoInputs, NoTensor=NoTensor,
-                UsesFunction=UsesFunction, UsesSymbolic=UsesSymbolic)
+                UsesFunction=UsesFunction, UsesSymbolic=UsesSymbolic, SetAttrBias=SetAttrBias,
+                SetAttrTuple=SetAttrTuple, SetAttrLoop=SetAttrLoop, SetAttrModules=SetAttrModules)
 
 
 def cases():
@@ -237,11 +336,12 @@ def cases():
     x4 = rn(4)
     out = {}
 
-    def add(name, model, method, example, runs, save_kwargs=None, reference_mode="eval", save_error=None):
-        # save_error: save() must refuse, its message holding each of these texts, and write no file
+    def add(name, model, method, example, runs, save_kwargs=None, reference_mode="eval", save_error=None, warm=0):
+        # save_error: save() must refuse, its message holding each of these texts, and write no file;
+        # warm: calls of the model on the example before save() (a model whose calls change its state)
         out[name] = dict(model=model, method=method, example=example, runs=runs,
                          save_kwargs=save_kwargs or dict(output_names=["y", "h", "c"], dynamic_axes={"ids": {0: "seq"}}),
-                         reference_mode=reference_mode, save_error=save_error)
+                         reference_mode=reference_mode, save_error=save_error, warm=warm)
 
     def ok(args, checks, opsets=(17,), shows=(), hides=()):
         # shows/hides: texts `torch2onnx show` prints (or must not) for the exported model
@@ -345,7 +445,7 @@ def cases():
     # mode (BatchNorm on the batch's statistics, not folded) with no option given.
     image = rn(2, 3, 7, 7) * 2.0 + 0.5
     add("saved_training", M["ConvBn"](), "save", (image,),
-        ok([], [(image,)], (9, 14, 17), shows=["onnx::BatchNormalization"]),
+        ok([], [(image,)], (9, 14, 17), shows=["onnx::ReduceMean"], hides=["onnx::BatchNormalization"]),
         save_kwargs=dict(training=torch.onnx.TrainingMode.TRAINING), reference_mode="train")
     # save(do_constant_folding=False): the BatchNorm stays; --constant-folding overrides it.
     add("saved_no_folding", M["ConvBn"](), "save", (image,),
@@ -372,6 +472,20 @@ def cases():
     add("saved_symbolic_function", M["UsesSymbolic"](), "save", (xf,), [], save_kwargs=dict(output_names=["y"]),
         save_error=["torch.autograd.Function", "ReluWithSymbolic", "has a symbolic()",
                     "torch2onnx_ops.symbolic", "remove symbolic()"])
+    # forward() assigns module attributes: one call from the state at save() (after one call by the user:
+    # the bias is then anchors + zeros), in a scripted module (prim::SetAttr) and in an eager one.
+    anchors = torch.ones(3, 10, 3)
+    add("saved_set_attr_script", torch.jit.script(M["SetAttrBias"]()), "save", (anchors,),
+        ok([], [(anchors,), (rn(3, 10, 3),)], (9, 17)), save_kwargs=dict(output_names=["bias"]), warm=1)
+    feature_maps = rn(5, 11, 30)
+    add("saved_set_attr_tuple_script", torch.jit.script(M["SetAttrTuple"]()), "save", (feature_maps, anchors),
+        ok([], [(feature_maps, anchors)], (11, 17)), save_kwargs=dict(output_names=["bias", "maps"]), warm=1)
+    add("saved_set_attr_loop_script", torch.jit.script(M["SetAttrLoop"]()), "save", (anchors,),
+        ok([], [(anchors,), (rn(3, 10, 3),)], (11, 17)), save_kwargs=dict(output_names=["weight", "bias"]), warm=2)
+    tokens = rn(3, 256)
+    add("saved_set_attr_modules", M["SetAttrModules"](), "save", (tokens,),
+        ok([], [(tokens,), (rn(2, 7),)], (9, 17)),
+        save_kwargs=dict(input_names=["x"], dynamic_axes={"x": [0, 1]}), warm=1)
     return out
 
 
@@ -464,6 +578,9 @@ def generate(target, name):
             json.dump({"runs": [], "save_refusal": message, "save_error": case["save_error"]}, f, indent=1)
         return
     if method == "save":
+        with torch.no_grad():
+            for _ in range(case["warm"]):
+                model(*unwrap(example))
         torch2onnx.save(model, unwrap(example), pt, **case["save_kwargs"])
         reference = model.train(case["reference_mode"] == "train")
     else:
@@ -500,7 +617,10 @@ def generate(target, name):
                 os.makedirs(os.path.join(target, d))
                 with torch.no_grad():
                     outs = []
-                    torch2onnx._flatten_outputs(reference(*unwrap(args)), outs)
+                    # save()'s model: each check calls a copy (a forward() that assigns attributes
+                    # changes the model; the export computes one call from its state at save()).
+                    ref = copy.deepcopy(reference) if method == "save" else reference
+                    torch2onnx._flatten_outputs(ref(*unwrap(args)), outs)
                 rtol = 1e-4
                 meta = {"inputs": [write_tensor(os.path.join(target, d, f"input_{k}.bin"), t)
                                    for k, t in enumerate(flat_tensors(args))],

@@ -84,7 +84,9 @@ INSTANTIATE_TEST_SUITE_P(Signatures, Signature,
                                            "bad_inputs", "saved_signature", "overloaded_forward_script",
                                            "saved_training", "saved_no_folding", "saved_numbers",
                                            "saved_short_names", "saved_no_tensor", "saved_autograd_function",
-                                           "saved_symbolic_function"),
+                                           "saved_symbolic_function", "saved_set_attr_script",
+                                           "saved_set_attr_tuple_script", "saved_set_attr_loop_script",
+                                           "saved_set_attr_modules"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // `check` binds the same specs: the LSTM with its state tuple converts fully; a tensor for the tuple
