@@ -1,4 +1,6 @@
-// aten::arange (end / start,end / start,end,step; told by the input count) -> Range (opset 11).
+// aten::arange (end / start,end / start,end,step; told by the input count: 5, 6, 7, and 2 or 4 for
+// the out= overloads arange.out(end, out) and arange.start_out(start, end, step, out), whose result
+// has out's dtype) -> Range (opset 11).
 // Bounds may be computed at run time. Range runs in int64 when every bound is an int, else in
 // double (PyTorch's accumulation type: same element count and values), then casts to the output's
 // dtype.
@@ -11,8 +13,10 @@ using namespace t2o::pack;
 
 T2O_SYMBOLIC("aten::arange", 11) {
   int32_t n = ctx.num_inputs();
-  if (n < 5 || n > 7) unsupported("aten::arange: overload with " + std::to_string(n) + " inputs");
-  Value start = n >= 6 ? ctx.input(0) : Value(), end = ctx.input(n >= 6 ? 1 : 0), step = n == 7 ? ctx.input(2) : Value();
+  if (n != 2 && n != 4 && (n < 5 || n > 7)) unsupported("aten::arange: overload with " + std::to_string(n) + " inputs");
+  bool ranged = n == 4 || n >= 6;  // start and end given
+  Value start = ranged ? ctx.input(0) : Value(), end = ctx.input(ranged ? 1 : 0),
+        step = n == 4 || n == 7 ? ctx.input(2) : Value();
   bool ints = true;
   for (const Value* v : {&start, &end, &step})
     if (v->valid() && v->kind() != T2O_KIND_INT && !(v->kind() == T2O_KIND_TENSOR && !is_float_dtype(v->dtype())))

@@ -6,8 +6,10 @@
 // -> Scatter (opsets 9-10) / ScatterElements (11+) with the written positions as indices.
 // Constant bounds on a dynamic axis: only bounds whose order is known without the axis length (one
 // end open, or both of the same sign). Bounds computed at run time (x[i] = v, x[i:i+2] += v in a
-// loop): the written positions are computed at run time (Range for slices, from opset 11) and
-// scattered along dim, on any axis.
+// loop), or a step computed at run time (x[:y:z] = v): the written positions are computed at run
+// time (Range for slices, from opset 11) and scattered along dim, on any axis.
+// src of a lower or unknown rank (computed in a branch the example runs did not take, whose sizes
+// they could not tell) is broadcast to the slice's shape first, as copy_ into the slice does.
 #include <torch2onnx/plugin.hpp>
 
 #include "common/forms.hpp"
@@ -25,17 +27,25 @@ int64_t const_int(Ctx& ctx, const Value& v, const char* name) {
   return v.to_int();
 }
 
-// x with positions start, start+step, ... < end of `axis` replaced by `updates` (rank of x, cast).
-void scatter_into(Ctx& ctx, const Value& x, const Value& updates, int64_t axis, int64_t start, int64_t end,
-                  int64_t step) {
+// src broadcast to the shape of `view` (x's slice that src replaces).
+Value broadcast_to(Ctx& ctx, const Value& src, const Value& view) {
+  return ctx.op("Expand", {src, ctx.op("Shape", {view})});
+}
+
+// x with positions start, start+step, ... < end of `axis` replaced by `src` (cast; of x's rank, or
+// broadcast to the slice's shape when `broadcast`).
+void scatter_into(Ctx& ctx, const Value& x, const Value& src, bool broadcast, int64_t axis, int64_t start,
+                  int64_t end, int64_t step) {
   if (step <= 0) unsupported(ctx.kind() + ": step=" + std::to_string(step) + " must be positive");
   int64_t D = x.dim((int32_t)axis);
+  Value updates = src;
   if (D >= 0) {
     auto clampi = [&](int64_t v) { v = v < 0 ? v + D : v; return v < 0 ? 0 : v > D ? D : v; };
     start = clampi(start);
     end = std::max(clampi(end), start);
     int64_t n = (end - start + step - 1) / step;
     if (n == 0) return ctx.set_output(0, x);
+    if (broadcast) updates = broadcast_to(ctx, src, slice(ctx, x, {axis}, {start}, {end}, {step}));
     if (step == 1) {
       std::vector<Value> parts;
       if (start > 0) parts.push_back(slice(ctx, x, {axis}, {0}, {start}));
@@ -58,6 +68,7 @@ void scatter_into(Ctx& ctx, const Value& x, const Value& updates, int64_t axis, 
   if (!open_start && !open_end && !ordered)
     unsupported(ctx.kind() + ": bounds " + std::to_string(start) + ":" + std::to_string(end) +
                 " on a dynamic axis (their order depends on its length)");
+  if (broadcast) updates = broadcast_to(ctx, src, slice(ctx, x, {axis}, {start}, {end}));
   std::vector<Value> parts;
   if (!open_start) parts.push_back(slice(ctx, x, {axis}, {0}, {start}));
   parts.push_back(updates);
@@ -96,19 +107,31 @@ T2O_SYMBOLIC("aten::slice_scatter", 9) {
   Value x = ctx.input(0), src = ctx.input(1);
   int64_t r = x.rank();
   if (r < 1) unsupported(ctx.kind() + ": input must have a known rank >= 1");
-  if (src.kind() != T2O_KIND_TENSOR || src.rank() != r) unsupported(ctx.kind() + ": src must be a tensor of self's rank");
+  if (src.kind() != T2O_KIND_TENSOR || src.rank() > r)
+    unsupported(ctx.kind() + ": src must be a tensor of at most self's rank");
+  bool broadcast = src.rank() != r;  // lower, or unknown (-1)
   Value dim = opt_input(ctx, 2), start = opt_input(ctx, 3), end = opt_input(ctx, 4), step = opt_input(ctx, 5);
   int64_t axis = normalize_axis(ctx, dim.valid() ? const_int(ctx, dim, "dim") : 0, r);
-  if (runtime(start) || runtime(end)) {
-    int64_t st = step.valid() ? const_int(ctx, step, "step") : 1;
-    if (st <= 0) unsupported(ctx.kind() + ": step=" + std::to_string(st) + " must be positive");
-    require(ctx, feature::kRange, "bounds computed at run time");
+  if (runtime(start) || runtime(end) || runtime(step)) {
+    Value st;  // 0-d int64; PyTorch refuses a step <= 0 when it slices
+    if (runtime(step)) {
+      require(ctx, feature::kRange, "a step computed at run time");
+      st = as_i64(ctx, step);
+      if (step.kind() == T2O_KIND_TENSOR) st = ctx.op("Reshape", {st, ctx.const_i64({})});
+    } else {
+      int64_t c = step.valid() ? const_int(ctx, step, "step") : 1;
+      if (c <= 0) unsupported(ctx.kind() + ": step=" + std::to_string(c) + " must be positive");
+      require(ctx, feature::kRange, "bounds computed at run time");
+      st = ctx.scalar_i64(c);
+    }
     Value s = start.valid() && start.kind() != T2O_KIND_NONE ? runtime_bound(ctx, start, x, axis, true) : ctx.scalar_i64(0);
     Value e = runtime_bound(ctx, end, x, axis, true);
-    Value positions = ctx.op("Range", {s, e, ctx.scalar_i64(st)});
-    return scatter_positions(ctx, x, to_dtype(ctx, src, x.dtype()), axis, positions);
+    Value positions = ctx.op("Range", {s, e, st});
+    Value updates = to_dtype(ctx, src, x.dtype());
+    if (broadcast) updates = broadcast_to(ctx, updates, ctx.op("Gather", {x, positions}, {Attr::i("axis", axis)}));
+    return scatter_positions(ctx, x, updates, axis, positions);
   }
-  scatter_into(ctx, x, to_dtype(ctx, src, x.dtype()), axis, start.valid() ? const_int(ctx, start, "start") : 0,
+  scatter_into(ctx, x, to_dtype(ctx, src, x.dtype()), broadcast, axis, start.valid() ? const_int(ctx, start, "start") : 0,
                end.valid() ? const_int(ctx, end, "end") : kInt64Max, step.valid() ? const_int(ctx, step, "step") : 1);
 }
 
@@ -130,5 +153,5 @@ T2O_SYMBOLIC("aten::select_scatter", 9) {
   if (D >= 0 && index < 0) index += D;
   int64_t end = index == -1 ? kInt64Max : index + 1;  // the last item of a dynamic axis
   Value updates = unsqueeze(ctx, to_dtype(ctx, src, x.dtype()), {axis});
-  scatter_into(ctx, x, updates, axis, index, end, 1);
+  scatter_into(ctx, x, updates, false, axis, index, end, 1);
 }
