@@ -4,6 +4,10 @@
 //   quantized::sigmoid → Sigmoid; quantized::leaky_relu → LeakyRelu; quantized::elu → Elu;
 //   quantized::celu → Celu (opset 12)
 // quantized::relu6 keeps its input's grid: Clip(0, 6) alone (PyTorch clamps to the grid point of 6).
+// ATen's sigmoid / tanh / hardsigmoid on a quantized tensor need nothing here: their float symbolics run
+// on the dequantized values and the core rounds the result to PyTorch's fixed grid (README.md, "Fixed
+// grids"). A quantized::sigmoid on a grid QNNPACK cannot make is rewritten before the example run
+// (core/src/prepare/quantized_params.cpp) into the float sigmoid between dequantize and quantize_per_tensor.
 #include <torch2onnx/plugin.hpp>
 
 #include "common/forms.hpp"

@@ -138,10 +138,54 @@ def _models():
                 q = torch.quantize_per_tensor(x, 0.1, 3, torch.quint8)
             return q
 
+    class Unary(nn.Module):  # an ATen op on the quantized argument (PyTorch's test_quantized_unary_ops)
+        def __init__(self, op):
+            super().__init__()
+            self.op = op
+
+        def forward(self, x):
+            if self.op == "sigmoid":
+                return torch.sigmoid(x)
+            if self.op == "tanh":
+                return torch.tanh(x)
+            if self.op == "hardsigmoid_":
+                return torch.nn.functional.hardsigmoid(x, inplace=True)
+            return torch.nn.functional.hardsigmoid(x)
+
+    class SigmoidThenAdd(nn.Module):  # a fixed-grid result read by a quantized op
+        def __init__(self):
+            super().__init__()
+            self.f = nnq.QFunctional()
+            self.f.scale, self.f.zero_point = 0.01, 30
+
+        def forward(self, x):
+            return self.f.add(torch.sigmoid(x), torch.tanh(x))
+
+    class BranchFixedGrids(nn.Module):  # sigmoid's grid in one branch, tanh's in the other: chosen at run time
+        def forward(self, x):
+            if bool(x.dequantize().sum() > 0):
+                y = torch.sigmoid(x)
+            else:
+                y = torch.tanh(x)
+            return y
+
+    class Call(nn.Module):  # a module whose forward() names its argument otherwise
+        def __init__(self, module):
+            super().__init__()
+            self.module = module
+
+        def forward(self, x):
+            return self.module(x)
+
+    class DequantizedSigmoid(nn.Module):
+        def forward(self, x):
+            return torch.sigmoid(x).dequantize()
+
     return {"Conv": Conv, "Linear": Linear, "Binary": Binary, "Relu": Relu, "Pool": Pool, "Quantize": Quantize,
             "Both": Both, "PerChannel": PerChannel, "Dequantize": Dequantize,
             "QuantizeList": QuantizeList, "ReluList": ReluList, "BranchGrid": BranchGrid,
-            "BranchTwoGrids": BranchTwoGrids}
+            "BranchTwoGrids": BranchTwoGrids, "Unary": Unary, "SigmoidThenAdd": SigmoidThenAdd,
+            "BranchFixedGrids": BranchFixedGrids, "DequantizedSigmoid": DequantizedSigmoid, "Call": Call, "nnq": nnq}
 
 
 def _q(shape, scale, zp, dtype, seed):
@@ -198,6 +242,33 @@ CASES = {
                               [("q", (2, 3), 0.003, 0, "qint32", 32)], {}),
     "qio_relu_qint32": ("Relu()", "trace", [("q", (2, 3), 0.01, 0, "qint32", 33)],
                         [("q", (2, 3), 0.01, 0, "qint32", 34)], {}),
+    # ATen ops whose result PyTorch puts on a fixed grid (its own scale and zero point per dtype), whatever the
+    # argument's: the result's grid stays constant when the argument comes on another
+    "qio_sigmoid": ("Unary('sigmoid')", "trace", [("q", (1, 4, 2, 3), 0.26, 128, "quint8", 47)],
+                    [("q", (1, 4, 2, 3), 0.03, 70, "quint8", 48)], {"int_atol": INT_ATOL}),
+    "qio_sigmoid_qint8": ("Unary('sigmoid')", "script", [("q", (2, 3, 4), 0.05, 0, "qint8", 49)],
+                          [("q", (2, 3, 4), 0.02, -9, "qint8", 50)], {"int_atol": INT_ATOL}),
+    "qio_tanh": ("Unary('tanh')", "script", [("q", (2, 3, 4), 0.03, 128, "quint8", 51)],
+                 [("q", (2, 3, 4), 0.05, 100, "quint8", 52)], {"int_atol": INT_ATOL}),
+    "qio_tanh_qint8": ("Unary('tanh')", "trace", [("q", (2, 3, 4), 0.03, 0, "qint8", 53)],
+                       [("q", (2, 3, 4), 0.01, 5, "qint8", 54)], {"int_atol": INT_ATOL}),
+    "qio_hardsigmoid": ("Unary('hardsigmoid')", "trace", [("q", (2, 3, 4), 0.05, 128, "quint8", 55)],
+                        [("q", (2, 3, 4), 0.03, 90, "quint8", 56)], {"int_atol": INT_ATOL}),
+    "qio_hardsigmoid_qint8": ("Unary('hardsigmoid_')", "script", [("q", (2, 3, 4), 0.05, 0, "qint8", 57)],
+                              [("q", (2, 3, 4), 0.04, -3, "qint8", 58)], {"int_atol": INT_ATOL}),
+    "qio_sigmoid_add": ("SigmoidThenAdd()", "script", [("q", (2, 3, 4), 0.03, 128, "quint8", 59)],
+                        [("q", (2, 3, 4), 0.05, 100, "quint8", 60)], {"int_atol": INT_ATOL}),
+    "qio_sigmoid_saved": ("Unary('sigmoid')", "saved", [("q", (2, 3, 4), 0.04, 120, "quint8", 61)],
+                          [("q", (2, 3, 4), 0.02, 130, "quint8", 62)], {"int_atol": INT_ATOL}),
+    # torch.ao.nn.quantized.Sigmoid(scale, zero_point): quantized::sigmoid on a grid QNNPACK cannot make
+    # (only 1/256 and 0 for quint8), made (and run for the reference) under oneDNN, the model's own engine
+    "qio_quantized_sigmoid": ("Call(nnq.Sigmoid(0.005, 20))", "trace", [("q", (1, 4, 2, 3), 0.26, 128, "quint8", 63)],
+                              [("q", (1, 4, 2, 3), 0.03, 70, "quint8", 64)], {"int_atol": INT_ATOL, "engine": "onednn"}),
+    "qio_fixed_grids_branch": ("BranchFixedGrids()", "script", [("q", (2, 3), 0.05, 128, "quint8", 65)],
+                               [("q", (2, 3), 0.05, 128, "quint8", 66)], {}),
+    # PyTorch's qint32 sigmoid is on the grid (2^-32, 0), which saturates at 0.5: refused
+    "qio_sigmoid_qint32": ("DequantizedSigmoid()", "trace", [("q", (2, 3), 0.01, 0, "qint32", 67)],
+                           [("q", (2, 3), 0.02, 0, "qint32", 68)], {}),
 }
 
 
@@ -269,6 +340,7 @@ def _generate(target, name, digest):
     torch.backends.quantized.engine = "qnnpack"
     models = _models()
     code, save, first_specs, second_specs, options = CASES[name]
+    torch.backends.quantized.engine = options.get("engine", "qnnpack")
     model = eval(code, dict(models, torch=torch)).eval()
     first = [_make(s) for s in first_specs]
     second = [_make(s) for s in second_specs]
@@ -288,7 +360,7 @@ def _generate(target, name, digest):
             cli.append("%s[%s]" % (dt, ",".join(str(d) for d in t.shape)))
     for d, inputs in ((target, first), (os.path.join(target, "second"), second)):
         with torch.no_grad():
-            out = reloaded(*inputs)
+            out = reloaded(*[t.clone() for t in inputs])  # (an in-place op must not change the written inputs)
         outs = list(out) if isinstance(out, (tuple, list)) else [out]
         _write_set(d, names, inputs, outs, options)
     with open(os.path.join(target, "case.json"), "w") as f:

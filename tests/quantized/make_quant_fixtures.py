@@ -35,6 +35,8 @@ Tolerance ("atol" in meta.json): a few quantization steps of the model's last qu
 independently, and a one-step difference inside the network moves the output by about a step.
 "max_mismatch" is the fraction of elements allowed beyond atol (a handful of ties rounding the other
 way in an early layer can move a few outputs further); "mean_atol" bounds the mean absolute error.
+An op case may give its own "steps" (a fraction of a step: the result must be on PyTorch's grid, not
+merely near it) and "max_mismatch".
 "require" gives the least number of nodes of each type the export must contain (QDQ form present:
 not a dequantize-everything float model), "int8_weights" that weights are stored as 8-bit integers.
 Embeddings (emb_*) dequantize their rows in float arithmetic exactly as PyTorch's kernel does, up to
@@ -176,6 +178,34 @@ def _define_ops():
             q = torch.quantize_per_tensor(x, 0.05, 128, torch.quint8)
             return torch.ops.quantized.sigmoid(q, 1.0 / 256, 0).dequantize()
 
+    class FixedGrids(nn.Module):
+        # ATen's sigmoid, tanh and hardsigmoid on a quantized tensor: results on PyTorch's fixed grids
+        # (quint8: 1/256 and 0, 2/256 and 128, 1/256 and 0; qint8: 1/256 and -128, 2/256 and 0, 1/256 and -128)
+        def __init__(self, dtype):
+            super().__init__()
+            self.dtype = dtype
+
+        def forward(self, x):
+            q = torch.quantize_per_tensor(x, 0.05, 128 if self.dtype == torch.quint8 else 0, self.dtype)
+            return torch.cat([torch.sigmoid(q).dequantize(), torch.tanh(q).dequantize(),
+                              torch.nn.functional.hardsigmoid(q).dequantize()], 1)
+
+    class QuantizedSigmoidGrid(nn.Module):
+        # quantized::sigmoid on a grid of its own (torch.ao.nn.quantized.Sigmoid(scale, zero_point)), which
+        # QNNPACK cannot make for quint8: the reference comes from oneDNN, as the model's own engine
+        def forward(self, x):
+            a = torch.ops.quantized.sigmoid(torch.quantize_per_tensor(x, 0.05, 128, torch.quint8), 0.005, 20)
+            b = torch.ops.quantized.sigmoid(torch.quantize_per_tensor(x, 0.04, 3, torch.qint8), 0.005, -100)
+            return torch.cat([a.dequantize(), b.dequantize()], 1)
+
+    class QuantizedDtype(nn.Module):
+        # a quantized tensor's dtype read in the model (folded from the example run: quint8, not float32)
+        def forward(self, x):
+            q = torch.quantize_per_tensor(x, 0.05, 128, torch.quint8)
+            if q.dtype == torch.quint8 and not q.is_floating_point():
+                return torch.sigmoid(q).dequantize()
+            return q.dequantize()
+
     class BatchNorm(nn.Module):
         # torch.ao's quantized BatchNorm2d / BNReLU2d modules cannot be scripted in 1.13 (their scale is
         # a tensor): the ops themselves.
@@ -237,6 +267,16 @@ def _define_ops():
     _op("leaky_relu", lambda: nn.LeakyReLU(0.1), img, {**qdq, "LeakyRelu": 1})
     _op("elu", lambda: nn.ELU(0.7), img, {**qdq, "Elu": 1})
     _op("sigmoid", QuantizedSigmoid, img, {"QuantizeLinear": 2, "Sigmoid": 1}, raw=True, step=1.0 / 256)
+    # values compared within half a step of 1/256 (tanh's step is 2/256): a result on another grid fails
+    big = [(2, 4, 8, 8)]
+    for name, dtype in (("quint8", torch.quint8), ("qint8", torch.qint8)):
+        _op("fixed_grids_" + name, (lambda d: lambda: FixedGrids(d))(dtype), big,
+            {"QuantizeLinear": 4, "Sigmoid": 1, "Tanh": 1, "HardSigmoid": 1}, raw=True, step=1.0 / 256, steps=0.5,
+            max_mismatch=0.01, scale_input=3.0)
+    _op("quantized_sigmoid_grid", QuantizedSigmoidGrid, big, {"QuantizeLinear": 4, "Sigmoid": 2}, raw=True,
+        step=0.005, steps=0.5, max_mismatch=0.01, scale_input=3.0, engine="onednn")
+    _op("quantized_dtype", QuantizedDtype, img, {"Sigmoid": 1}, raw=True, step=1.0 / 256, steps=0.5,
+        max_mismatch=0.01)
     _op("relu6", nn.ReLU6, img, {"Clip": 1})
     _op("batch_norm2d", lambda: BatchNorm(False), img, {"QuantizeLinear": 2, "BatchNormalization": 1}, raw=True,
         step=0.04)
@@ -269,8 +309,10 @@ def op_model(name):
     factory, shapes, require, int8, options = OPS[name]
     torch.manual_seed(len(name) * 7 + 1)
     gen = torch.Generator().manual_seed(len(name))
-    inputs = [torch.randn(*s, generator=gen) for s in shapes]
+    inputs = [torch.randn(*s, generator=gen) * options.get("scale_input", 1.0) for s in shapes]
     if options.get("raw"):
+        if options.get("engine"):
+            torch.backends.quantized.engine = options["engine"]
         model = factory().eval()
         return torch.jit.script(model), inputs, options["step"], require, int8
     if options.get("dynamic"):
@@ -645,6 +687,9 @@ def _generate(target, name, digest):
     meta = {"inputs": [], "outputs": [], "cli_inputs": [], "source_hash": digest,
             "atol": STEPS * out_scale, "mean_atol": out_scale, "max_mismatch": 0.002,
             "steps": STEPS, "step": out_scale, "require": require, "int8_weights": int8_weights}
+    if name in OPS and "steps" in OPS[name][4]:  # a tolerance of its own: a fraction of a step, say
+        o = OPS[name][4]
+        meta.update({"atol": o["steps"] * out_scale, "steps": o["steps"], "max_mismatch": o["max_mismatch"]})
     if name in EMBEDDINGS:
         meta.update({"atol": EMB_ATOL, "mean_atol": EMB_ATOL, "max_mismatch": 0, "steps": 1, "step": EMB_ATOL,
                      "uint8_table": built[5]})

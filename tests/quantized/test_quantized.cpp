@@ -106,7 +106,8 @@ const char* const kOps[] = {"op_quantize_dequantize", "op_conv1d", "op_conv2d", 
                             "op_add", "op_add_relu", "op_mul", "op_cat", "op_hardswish", "op_leaky_relu",
                             "op_elu", "op_sigmoid", "op_relu6", "op_batch_norm2d", "op_batch_norm2d_relu",
                             "op_instance_norm", "op_group_norm", "op_layer_norm", "op_pooling",
-                            "op_upsample", "op_fake_quant_tensor", "op_dynamic_linear"};
+                            "op_upsample", "op_fake_quant_tensor", "op_dynamic_linear", "op_fixed_grids_quint8",
+                            "op_fixed_grids_qint8", "op_quantized_sigmoid_grid", "op_quantized_dtype"};
 const char* const kPerChannelOps[] = {"op_conv2d_per_channel", "op_linear_per_channel", "op_quantize_per_channel",
                                       "op_fake_quant_channel", "op_fake_quant_0_127"};
 // opset 10 does not have DynamicQuantizeLinear (11) or HardSwish (14, decomposed below).

@@ -137,6 +137,22 @@ const QioCase kCases[] = {
     {"qio_branch_two_grids", {{13, "is a quantized tensor whose grid (scale, zero point) is chosen at run time"}}},
     {"qio_dequantize_qint32", {{10, ""}, {13, ""}}},
     {"qio_relu_qint32", {{13, "is a qint32 tensor: QuantizeLinear gives only uint8/int8"}}},
+    // sigmoid, tanh, hardsigmoid: results on PyTorch's fixed grids (integer values, scale, zero point and
+    // dtype compared), also when the argument comes on another grid; read by a quantized op; saved by
+    // torch2onnx.save
+    {"qio_sigmoid", {{10, ""}, {13, ""}}},
+    {"qio_sigmoid_qint8", {{10, ""}, {13, ""}}},
+    {"qio_tanh", {{10, ""}, {13, ""}}},
+    {"qio_tanh_qint8", {{10, ""}, {13, ""}}},
+    {"qio_hardsigmoid", {{10, ""}, {13, ""}}},
+    {"qio_hardsigmoid_qint8", {{10, ""}, {13, ""}}},
+    {"qio_sigmoid_add", {{10, ""}, {13, ""}}},
+    {"qio_sigmoid_saved", {{10, ""}, {13, ""}}},
+    // quantized::sigmoid on a grid QNNPACK cannot make (the exporter's engine without FBGEMM)
+    {"qio_quantized_sigmoid", {{10, ""}, {13, ""}}},
+    // two fixed grids, one per branch: which one is a run-time choice
+    {"qio_fixed_grids_branch", {{13, "is a quantized tensor whose grid (scale, zero point) is chosen at run time"}}},
+    {"qio_sigmoid_qint32", {{13, "its qint32 result is on PyTorch's fixed grid (scale 2.32831e-10, zero point 0)"}}},
 };
 
 INSTANTIATE_TEST_SUITE_P(Boundary, QuantizedIo, ::testing::ValuesIn(kCases), case_name);

@@ -20,6 +20,7 @@
 #include <onnx/onnx_pb.h>
 #include <torch/csrc/jit/ir/constants.h>
 
+#include <cstdio>
 #include <optional>
 #include <set>
 #include <vector>
@@ -38,8 +39,24 @@ const std::set<std::string>& on_the_grid() {
       "aten::dropout_", "aten::feature_dropout", "aten::flip", "aten::pixel_shuffle", "aten::pixel_unshuffle",
       "aten::channel_shuffle", "aten::repeat", "aten::index_select", "aten::cat", "aten::stack",
       "aten::upsample_nearest1d", "aten::upsample_nearest2d", "aten::upsample_nearest3d", "aten::chunk",
-      "aten::split", "aten::unbind", "aten::__getitem__", "aten::dequantize"};
+      "aten::split", "aten::unbind", "aten::__getitem__", "aten::dequantize", "aten::type_as"};
   return ops;
+}
+
+// ATen ops whose quantized result PyTorch puts on a grid of its own, whatever the input's
+// (aten/src/ATen/native/quantized/cpu/: qsigmoid.cpp, qtanh.cpp, qhardsigmoid.cpp for QNNPACK and
+// QuantizedOpKernels.cpp for the other engines; torch.onnx 1.13 gives the quint8 ones to
+// quantized_args):
+//                  quint8         qint8          qint32
+//   sigmoid        1/256, 0       1/256, -128    2^-32, 0
+//   tanh           2/256, 128     2/256, 0       2^-31, 0
+//   hardsigmoid    1/256, 0       1/256, -128    2^-32, 0
+// (hardsigmoid_ copies that result into its argument, grid and all.) The example run records that grid;
+// it stays constant when the input's grid is chosen at run time (a quantized graph input).
+bool fixed_grid_op(const std::string& kind) {
+  static const std::set<std::string> ops = {"aten::sigmoid", "aten::tanh", "aten::hardsigmoid",
+                                            "aten::hardsigmoid_"};
+  return ops.count(kind) != 0;
 }
 
 bool quantization_aware(const std::string& kind) {
@@ -148,10 +165,15 @@ Session::Grid unknown_grid() { return {}; }
 bool is_unknown(const Session::Grid& g) { return g.scale == T2O_NO_VALUE; }
 
 // The constant (scale, zero point) a quantize_per_tensor node quantizes with, if its arguments are
-// constants.
-std::optional<std::pair<double, int64_t>> constant_grid(const torch::jit::Node* n) {
+// constants; the fixed grid of a fixed-grid op (fixed_grid_op) as the example run saw it.
+std::optional<std::pair<double, int64_t>> constant_grid(const Session& s, const torch::jit::Node* n) {
   const std::string kind = n->kind().toQualString();
   const torch::jit::Value *sc = nullptr, *zp = nullptr;
+  if (fixed_grid_op(kind) && n->outputs().size() == 1) {
+    const TensorInfo* info = s.types.find(n->output());
+    if (!info || info->q_scale <= 0) return {};
+    return std::make_pair(info->q_scale, info->q_zero_point);
+  }
   if (kind == "aten::quantize_per_tensor" && n->inputs().size() == 4) {
     sc = n->inputs()[1];
     zp = n->inputs()[2];
@@ -212,7 +234,7 @@ bool follow_chosen_grids(Session& s, const torch::jit::Node* node) {
         if (s.run_time_grids.count(ways[i])) chosen = true;
         // Two ways whose grids differ (an unknown grid against a known one counts as differing).
         if (i > 0) {
-          auto a = constant_grid(ways[0]->node()), b = constant_grid(ways[i]->node());
+          auto a = constant_grid(s, ways[0]->node()), b = constant_grid(s, ways[i]->node());
           if (a != b && (a || b)) chosen = true;
         }
       }
@@ -225,9 +247,12 @@ bool follow_chosen_grids(Session& s, const torch::jit::Node* node) {
   }
   if (quantization_aware(kind) && kind.rfind("quantized::", 0) == 0 && kind.find("_scalar") == std::string::npos)
     return false;  // a quantized op's own (constant) output grid
-  // The inputs with a chosen grid (a list's items too).
+  if (fixed_grid_op(kind)) return false;  // PyTorch's fixed grid, whatever the input's
+  // The inputs with a chosen grid (a list's items too). type_as's second argument gives only a dtype
+  // (its result is its first argument, a quantized tensor of that dtype: in-place ops functionalized).
   std::vector<const torch::jit::Value*> from;
-  for (auto* in : node->inputs()) {
+  const size_t read = kind == "aten::type_as" ? 1 : node->inputs().size();
+  for (auto* in : node->inputs().slice(0, read)) {
     if (s.run_time_grids.count(in)) from.push_back(in);
     auto k = in->node()->kind();
     if (k == c10::prim::ListConstruct || k == c10::prim::TupleConstruct)
@@ -372,6 +397,14 @@ void requantize_outputs(Session& s, const torch::jit::Node* node) {
     const TensorInfo* info = s.types.find(out);
     if (!info || !s.values.is_bound(out) || info->q_scale <= 0) continue;
     const int32_t q = info->quantized;
+    if (q == onnx::TensorProto::INT32 && fixed_grid_op(kind)) {  // PyTorch's qint32 sigmoid saturates at 0.5
+      char scale[32];
+      std::snprintf(scale, sizeof scale, "%g", info->q_scale);
+      throw ExportError(kind + " at " + location_of(node) + ": its qint32 result is on PyTorch's fixed grid (scale " +
+                        scale + ", zero point " + std::to_string(info->q_zero_point) + "), which QuantizeLinear " +
+                        "(uint8/int8 only) cannot round to; quantize its input to quint8 or qint8, or apply it to " +
+                        "the dequantized tensor");
+    }
     if (q != onnx::TensorProto::UINT8 && q != onnx::TensorProto::INT8) continue;  // QuantizeLinear's outputs
     t2o_value bound = s.values.handle_of(out);
     if (s.values.rec(bound).kind != T2O_KIND_TENSOR) continue;

@@ -455,9 +455,48 @@ void unfuse_fake_quantizers(const torch::jit::Module& module) {
   }
 }
 
+namespace {
+
+// QNNPACK's quantized sigmoid (quint8) makes one output grid only, (1/256, 0): on any other it fails
+// ("failed to create QNNPACK sigmoid operator"). The other engines, and QNNPACK for qint8, dequantize,
+// take the float sigmoid and quantize on the grid the op is given (qsigmoid.cpp, QuantizedOpKernels.cpp).
+// QNNPACK is the exporter's engine when libtorch has no FBGEMM (choose_quantized_engine), so a model made
+// under FBGEMM or oneDNN calling quantized::sigmoid on another constant grid (torch.ao.nn.quantized.
+// Sigmoid(scale, zero_point)) gets those three ops instead, as its own engine computes them:
+//   aten::quantize_per_tensor(aten::sigmoid(aten::dequantize(x)), scale, zero_point, prim::dtype(x))
+// (the dtype, a query of the example runs, becomes a constant when they fold the static shapes).
+void rewrite_qnnpack_sigmoids(torch::jit::Graph& g, torch::jit::Block* block) {
+  static const auto sigmoid = c10::Symbol::fromQualString("quantized::sigmoid");
+  for (auto it = block->nodes().begin(); it != block->nodes().end();) {
+    torch::jit::Node* n = *it;
+    ++it;
+    for (auto* b : n->blocks()) rewrite_qnnpack_sigmoids(g, b);
+    if (n->kind() != sigmoid || n->inputs().size() != 3) continue;
+    auto scale = torch::jit::toIValue(n->input(1)), zero_point = torch::jit::toIValue(n->input(2));
+    if (!scale || !zero_point || !scale->isDouble() || !zero_point->isInt()) continue;
+    if (float(scale->toDouble()) == 1.0f / 256.0f && zero_point->toInt() == 0) continue;  // QNNPACK's own grid
+    torch::jit::WithInsertPoint here(n);
+    torch::jit::Value* x = n->input(0);
+    torch::jit::Value* dequantized = g.insert(c10::Symbol::fromQualString("aten::dequantize"), {x});
+    torch::jit::Value* y = g.insert(c10::Symbol::fromQualString("aten::sigmoid"), {dequantized});
+    torch::jit::Value* dtype = g.insert(c10::prim::dtype, {x});
+    torch::jit::Value* q = g.insert(c10::Symbol::fromQualString("aten::quantize_per_tensor"),
+                                    {y, n->input(1), n->input(2), dtype});
+    for (torch::jit::Value* made : {dequantized, y, dtype, q}) {  // errors name the module and line of the op
+      made->node()->setSourceRange(n->sourceRange());
+      if (n->scope()) made->node()->setScope(n->scope());
+    }
+    n->output()->replaceAllUsesWith(q);
+    n->destroy();
+  }
+}
+
+}  // namespace
+
 void unpack_quantized_params(const std::shared_ptr<torch::jit::Graph>& graph) {
   register_ops();
   unpack_block(*graph, graph->block());
+  if (at::globalContext().qEngine() == at::QEngine::QNNPACK) rewrite_qnnpack_sigmoids(*graph, graph->block());
 }
 
 }  // namespace t2o::core

@@ -89,6 +89,11 @@ std::optional<c10::ScalarType> dtype_of(const TypeTable& types,
                                         torch::jit::Value* v) {
   v = through_casts(v);
   const TensorInfo* info = types.find(v);
+  if (info && info->quantized != 0 && !info->list_elements) {  // dtype is FLOAT, the dequantized values' type
+    for (const auto& q : quantized_dtype_table())
+      if (q.onnx_integer == info->quantized) return q.torch;
+    return std::nullopt;
+  }
   if (info && info->dtype != 0 && !info->list_elements) return torch_dtype(info->dtype);
   if (auto tt = v->type()->cast<c10::TensorType>())
     if (auto st = tt->scalarType()) return *st;
