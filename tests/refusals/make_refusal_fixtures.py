@@ -116,9 +116,12 @@ def main():
             return out
 
     models = {
-        # a made-up example input (ones) that the op rejects: the error names the input and says to
-        # give its values with --example-inputs
-        "one_hot_made_up": (Fn(lambda i: torch.nn.functional.one_hot(i, 1)), [torch.tensor([0, 0, 0])]),
+        # made-up example inputs the model rejects both as ones (i: one_hot's class ids) and as zeros
+        # (j: an integer divisor): the error names the input an op checks and says to give its values
+        # with --example-inputs (a model that takes zeros is exported: tests/ops/cases/made_up_values.py)
+        "one_hot_made_up": (Fn(lambda i, j: torch.nn.functional.one_hot(i, 1)
+                               * torch.div(torch.full_like(j, 7), j, rounding_mode="floor").unsqueeze(1)),
+                            [torch.tensor([0, 0, 0]), torch.tensor([2, 2, 2])]),
         "det_7x7": (Fn(lambda x: torch.det(x)), [torch.randn(7, 7)]),
         "inverse_5x5": (Fn(lambda x: torch.inverse(x)), [torch.randn(5, 5) + 3 * torch.eye(5)]),
         "unique_unsorted": (Fn(lambda x: torch.unique(x, sorted=False)), [torch.tensor([3, 1, 3])]),

@@ -50,7 +50,9 @@ INSTANTIATE_TEST_SUITE_P(
     Ops, Refused,
     ::testing::Values(
         Refusal{"det_7x7", {"float32[7,7]"}, 17, {"aten::linalg_det", "7x7", "up to 6x6"}},
-        Refusal{"one_hot_made_up", {"int64[3]"}, 17, {"was made up (ones)", "aten::one_hot", "--example-inputs"}},
+        Refusal{"one_hot_made_up", {"int64[3]", "int64[3]"}, 17,
+                {"Class values must be smaller than num_classes", "input 'i' was made up (ones, then zeros)",
+                 "aten::one_hot", "--example-inputs"}},
         Refusal{"dict_write_in_branch", {"float32[2,3]"}, 17,
                 {"aten::_set_item", "a dict written inside a branch (prim::If at ", "ONNX has no dicts"}},
         Refusal{"dict_write_in_loop", {"float32[2,3]"}, 17,

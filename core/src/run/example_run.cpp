@@ -387,8 +387,8 @@ TypeTable ExampleRun::run_on(const std::vector<std::vector<int64_t>>& shapes, bo
                                   ? &model_.example_values[i]
                               : resized.defined() ? &resized
                                                   : nullptr;
-    // Integers are ones (integer_fill_) unless --input-range says otherwise: valid as indices into any non-empty
-    // dim, and safe as divisors.
+    // Integers are ones (integer_fill_, or zeros where the model rejects ones: observe) unless
+    // --input-range says otherwise: valid as indices into any non-empty dim, and safe as divisors.
     bool integer = at::isIntegralType(st, /*includeBool=*/false) && !at::isQIntType(st);
     bool probabilities = at::isFloatingType(st) && reads_probabilities(model_.graph->inputs()[i]);
     at::Tensor t = meta                                 ? at::empty(shapes[i], opts.device(at::kMeta))
@@ -619,8 +619,32 @@ void ExampleRun::observe(const std::vector<std::vector<int64_t>>& shapes, std::v
   std::string specs_text;
   for (const auto& s : specs_) specs_text += (specs_text.empty() ? "" : " ") + s.text;
   observed_ = Observations();
+  // Made-up integer inputs are ones; where the model rejects them (embedding_bag's offsets must start
+  // at 0, one_hot's class ids must be below the class count), zeros, a value every index op accepts.
+  bool made_up_integers = false;
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    auto st = *dtype_from_name(specs_[i].dtype);
+    bool given = i < model_.example_values.size();
+    made_up_integers |= !given && !options_.input_range && at::isIntegralType(st, false) && !at::isQIntType(st);
+  }
+  integer_fill_ = base_integer_fill_ = 1;
   try {
-    observed_.first = run_once(shapes);
+    try {
+      observed_.first = run_once(shapes);
+    } catch (const ExportError&) {
+      throw;
+    } catch (const std::exception&) {
+      if (!made_up_integers) throw;
+      std::exception_ptr with_ones = std::current_exception();  // the error reported if zeros fail too
+      if (std::getenv("T2O_DEBUG")) std::cerr << "example run with integer inputs at 1 failed; trying 0" << std::endl;
+      integer_fill_ = base_integer_fill_ = 0;
+      try {
+        observed_.first = run_once(shapes);
+      } catch (const std::exception&) {
+        integer_fill_ = base_integer_fill_ = 1;
+        std::rethrow_exception(with_ones);
+      }
+    }
   } catch (const ExportError&) {
     throw;
   } catch (const std::exception& e) {
@@ -636,7 +660,7 @@ void ExampleRun::observe(const std::vector<std::vector<int64_t>>& shapes, std::v
                                                                                                    : "random normal")
                          : st == at::kBool      ? "false"
                          : options_.input_range ? "in --input-range"
-                                                : "ones";
+                                                : "ones, then zeros";
       hint = "; input '" + (i < names.size() ? names[i] : std::to_string(i)) + "' was made up (" + made +
              ") and is read by " + op->kind().toQualString() + ": give its values with --example-inputs DIR";
     }

@@ -63,7 +63,10 @@ class ExampleRun {
   const ExportOptions& options_;
   PreparedModel& model_;
   std::vector<InputSpec> specs_;
-  int64_t integer_fill_ = 1;  // the value of integer example inputs (run_value uses 2)
+  // The value of made-up integer example inputs: ones (valid indices into any non-empty dim, safe
+  // divisors), zeros where the model rejects ones (offsets, class ids: observe), run_value's 2.
+  int64_t integer_fill_ = 1;
+  int64_t base_integer_fill_ = 1;  // what the runs after run_value go back to
   // What the latest runs saw, each run's table as it was recorded.
   struct Observations {
     TypeTable first;                     // at the example shapes

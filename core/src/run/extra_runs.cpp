@@ -66,10 +66,10 @@ bool ExampleRun::run_value(const std::vector<std::vector<int64_t>>& shapes) {
   try {
     observed_.value_run = run_once(shapes);
   } catch (const std::exception&) {
-    integer_fill_ = 1;
+    integer_fill_ = base_integer_fill_;
     return false;
   }
-  integer_fill_ = 1;
+  integer_fill_ = base_integer_fill_;
   return true;
 }
 
