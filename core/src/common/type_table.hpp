@@ -25,6 +25,9 @@ struct TensorInfo {
   std::vector<std::vector<int64_t>> item_dims;
   bool items_vary = false;  // the length differed between sightings: no per-item record
   std::vector<int64_t> run_dims, alt_dims;  // sizes in the two runs (only with dynamic axes)
+  // Some -1 dims are assumed, not seen to vary: computed from an input whose dynamic axis no run could
+  // vary (run/coupled_axes.cpp). No "size specialized" warning is drawn from them.
+  bool dims_assumed = false;
   int32_t quantized = 0;  // a quantized tensor: its integer representation's ONNX type (dtype is FLOAT)
   double q_scale = 0;     // per-tensor quantized: its scale and zero point (else q_scale 0)
   int64_t q_zero_point = 0;

@@ -18,12 +18,25 @@ namespace t2o::core {
 
 namespace {
 
+// A list of tensors whose items' types are recorded one by one (item_dims: split's parts, which the
+// converter types from them) has those marked with its first item's dims: every dim of every item
+// (all = true), or dim 0 of the items whose dim 0 is `length` (of any length when `length` < 0).
+void mark_items(TensorInfo& info, bool all, int64_t length = -1) {
+  for (auto& dims : info.item_dims) {
+    if (all) std::fill(dims.begin(), dims.end(), -1);
+    else if (!dims.empty() && (length < 0 || dims[0] == length)) dims[0] = -1;
+  }
+}
+
 // The dims of `into` that `other` disagrees with become -1; returns whether any changed.
 bool merge_dims(TensorInfo& into, const TensorInfo* other) {
   if (!other || !into.known_rank || !other->known_rank || other->list_elements != into.list_elements) return false;
   if (other->dims.size() != into.dims.size()) {
     into.known_rank = false;
     into.dims.clear();
+    into.item_dims.clear();
+    into.item_dtypes.clear();
+    into.items_vary = true;
     return true;
   }
   bool changed = false;
@@ -32,6 +45,24 @@ bool merge_dims(TensorInfo& into, const TensorInfo* other) {
       into.dims[d] = -1;
       changed = true;
     }
+  // The items of a list (one per part of a split) as its first: the other's items where both have
+  // the same count and ranks, else no per-item record.
+  if (into.list_elements && !into.item_dims.empty()) {
+    bool same = !other->items_vary && other->item_dims.size() == into.item_dims.size();
+    for (size_t k = 0; same && k < into.item_dims.size(); ++k) same = other->item_dims[k].size() == into.item_dims[k].size();
+    if (!same) {
+      into.item_dims.clear();
+      into.item_dtypes.clear();
+      into.items_vary = true;
+      return true;
+    }
+    for (size_t k = 0; k < into.item_dims.size(); ++k)
+      for (size_t d = 0; d < into.item_dims[k].size(); ++d)
+        if (into.item_dims[k][d] >= 0 && into.item_dims[k][d] != other->item_dims[k][d]) {
+          into.item_dims[k][d] = -1;
+          changed = true;
+        }
+  }
   return changed;
 }
 
@@ -153,8 +184,10 @@ void mark_sizes(torch::jit::Block* block, TypeTable& types, std::unordered_set<c
     // Computed from a value whose size depends on the data: its own sizes may too.
     for (auto* out : node->outputs()) {
       varying.insert(out);
-      if (TensorInfo* info = types.find(out))
+      if (TensorInfo* info = types.find(out)) {
         if (info->known_rank) std::fill(info->dims.begin(), info->dims.end(), -1);
+        mark_items(*info, true);
+      }
     }
   }
 }
@@ -219,6 +252,13 @@ void mark_counted(torch::jit::Block* block, TypeTable& types,
       TensorInfo* info = types.find(out);
       if (info && info->known_rank && !info->dims.empty()) {
         if (source && info->dims[0] >= 0) carried.insert(info->dims[0]);
+        // A list's items (split's parts, typed one by one) are marked as its first item is: the
+        // proposals' boxes split per image keep the proposals' count dynamic.
+        for (const auto& item : info->item_dims)
+          if (source && !item.empty() && item[0] >= 0) carried.insert(item[0]);
+        if (source) mark_items(*info, false);
+        else
+          for (int64_t length : carried) mark_items(*info, false, length);
         if (source || carried.count(info->dims[0])) info->dims[0] = -1;
       }
       counted[out] = std::move(carried);
@@ -228,8 +268,9 @@ void mark_counted(torch::jit::Block* block, TypeTable& types,
 
 }  // namespace
 
-void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types, bool value_ops) {
-  std::unordered_set<const torch::jit::Value*> varying;
+void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types, bool value_ops,
+                               const std::vector<const torch::jit::Value*>& varying_inputs) {
+  std::unordered_set<const torch::jit::Value*> varying(varying_inputs.begin(), varying_inputs.end());
   const DataFlow flow(block);
   mark_sizes(block, types, varying, value_ops, flow);
   std::unordered_map<const torch::jit::Value*, std::set<int64_t>> counted;

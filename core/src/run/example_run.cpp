@@ -669,7 +669,8 @@ void ExampleRun::observe(const std::vector<std::vector<int64_t>>& shapes, std::v
   }
   if (varied != shapes) {
     observed_.second = run_second(shapes, varied);
-    observed_.third = run_third(shapes, varied);
+    if (!observed_.second) run_partial(shapes, varied);
+    if (varied != shapes) observed_.third = run_third(shapes, varied);
   }
   observed_.grid_probe.reset();
   auto quantized = [](const InputSpec& s) { return at::isQIntType(*dtype_from_name(s.dtype)); };
@@ -690,6 +691,21 @@ void ExampleRun::derive(TypeTable& types, const std::vector<std::vector<int64_t>
   types = observed_.first;
   if (observed_.second) merge_second_run(types, *observed_.second, shapes, varied, plan);
   if (observed_.third) merge_value_run(types, *observed_.third);  // dims that differ are dynamic, as there
+  for (const auto& [sizes, partial] : observed_.partial) {  // runs that varied some dynamic axes only
+    merge_value_run(types, partial);
+    for (size_t i = 0; i < specs_.size(); ++i)
+      for (const auto& [axis, symbol] : plan.input_symbols[i])
+        if (sizes[i][(size_t)axis] != shapes[i][(size_t)axis])
+          plan.symbol_of_sizes.emplace(std::make_pair(shapes[i][(size_t)axis], sizes[i][(size_t)axis]), symbol);
+  }
+  if (!observed_.second && !observed_.partial.empty()) plan.second_run_shapes = varied;
+  // Dynamic axes no run could vary: the input's dim is dynamic, and so is every size computed from it.
+  std::vector<const torch::jit::Value*> varying_inputs;
+  for (const auto& [i, axis] : observed_.unvaried) {
+    const torch::jit::Value* in = model_.graph->inputs()[i];
+    if (TensorInfo* info = types.find(in); info && info->known_rank && axis < info->dims.size()) info->dims[axis] = -1;
+    if (std::find(varying_inputs.begin(), varying_inputs.end(), in) == varying_inputs.end()) varying_inputs.push_back(in);
+  }
   if (observed_.grid_probe)
     for (auto& [id, info] : types.entries()) {
       if (!info.quantized || info.q_scale <= 0) continue;
@@ -703,11 +719,22 @@ void ExampleRun::derive(TypeTable& types, const std::vector<std::vector<int64_t>
   // Before anything folds a size: values the runs did not reach get types, and sizes that depend
   // on the branch taken or the number of iterations are marked as varying.
   propagate_unobserved(model_.graph->block(), types);
-  mark_data_dependent_sizes(model_.graph->block(), types, !observed_.value_dims_known);
+  if (varying_inputs.empty()) {
+    mark_data_dependent_sizes(model_.graph->block(), types, !observed_.value_dims_known);
+  } else {
+    // The dims marked only because of those inputs are assumed dynamic (TensorInfo::dims_assumed).
+    TypeTable seen = types;
+    mark_data_dependent_sizes(model_.graph->block(), seen, !observed_.value_dims_known);
+    mark_data_dependent_sizes(model_.graph->block(), types, !observed_.value_dims_known, varying_inputs);
+    for (auto& [id, info] : types.entries()) {
+      auto it = seen.entries().find(id);
+      info.dims_assumed = it == seen.entries().end() || it->second.dims != info.dims;
+    }
+  }
 }
 
-TypeTable ExampleRun::run_second(const std::vector<std::vector<int64_t>>& shapes,
-                                 std::vector<std::vector<int64_t>>& varied) {
+std::optional<TypeTable> ExampleRun::run_second(const std::vector<std::vector<int64_t>>& shapes,
+                                                std::vector<std::vector<int64_t>>& varied) {
   const auto in_names = input_names();
   auto show = [&](const std::vector<std::vector<int64_t>>& sizes) {
     std::string shown;
@@ -739,10 +766,8 @@ TypeTable ExampleRun::run_second(const std::vector<std::vector<int64_t>>& shapes
       tried += (tried.empty() ? "" : "; ") + show(sizes);
     }
   }
-  throw ExportError("with the dynamic axes at other sizes the model fails at every size tried (" + tried +
-                    "), so it fixes those sizes (e.g. a traced constant shape, or inputs whose sizes must agree: "
-                    "declare every axis that shares the size dynamic, or give --dynamic-input): " +
-                    first_error, first_details);
+  second_failure_ = Failure{tried, first_error, first_details};
+  return std::nullopt;
 }
 
 void ExampleRun::merge_second_run(TypeTable& types, const TypeTable& other,

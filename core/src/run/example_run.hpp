@@ -50,7 +50,14 @@ class ExampleRun {
   // unreached values typed, sizes that depend on data marked. Repeatable after a fold.
   void derive(TypeTable& types, const std::vector<std::vector<int64_t>>& shapes,
               const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
-  TypeTable run_second(const std::vector<std::vector<int64_t>>& shapes, std::vector<std::vector<int64_t>>& varied);
+  // The second run: at `varied`, else at the first of other_sizes_ the model runs at (varied becomes
+  // it); nullopt when it fails at all of them (second_failure_ says where and why).
+  std::optional<TypeTable> run_second(const std::vector<std::vector<int64_t>>& shapes,
+                                      std::vector<std::vector<int64_t>>& varied);
+  // After run_second failed: runs varying some of the dynamic axes only (coupled_axes.cpp), kept in
+  // observed_.partial; the axes no run could vary in observed_.unvaried. Throws ExportError when no
+  // axis varies and only one input has dynamic axes (the model fixes their sizes).
+  void run_partial(const std::vector<std::vector<int64_t>>& shapes, std::vector<std::vector<int64_t>>& varied);
   void merge_second_run(TypeTable& types, const TypeTable& other, const std::vector<std::vector<int64_t>>& shapes,
                         const std::vector<std::vector<int64_t>>& varied, DynamicAxesPlan& plan);
   std::optional<TypeTable> run_third(const std::vector<std::vector<int64_t>>& shapes,
@@ -76,6 +83,11 @@ class ExampleRun {
     // size hidden by an internal resize) differ here. A model that fails at these sizes is not refused.
     std::optional<TypeTable> third;
     std::optional<TypeTable> value_run;  // integer inputs at 2 (ops sized by values), when it ran
+    // When no run varies every dynamic axis at once (inputs whose sizes must agree: a view to another
+    // input's shape, repeats and the axis they repeat): runs that vary some of them, with their shapes,
+    // and the (input, axis) pairs none could vary, whose inputs' dependents get -1 dims.
+    std::vector<std::pair<std::vector<std::vector<int64_t>>, TypeTable>> partial;
+    std::vector<std::pair<size_t, size_t>> unvaried;
     // Quantized inputs on another grid (scale, zero point): which quantized values' grids follow the
     // inputs' at run time (see TensorInfo::q_scale_probe). Only with quantized inputs in torch.onnx's form.
     std::optional<TypeTable> grid_probe;
@@ -85,6 +97,9 @@ class ExampleRun {
   // More shapes to try for the second run when the model fails at the first choice (sizes that must
   // stay divisible, sum to something, ...): every dynamic axis x2, +its power-of-two factor, -1, /2.
   std::vector<std::vector<std::vector<int64_t>>> other_sizes_;
+  struct Failure {
+    std::string tried, error, details;  // the sizes tried (shown), the first error (reason, whole)
+  } second_failure_;
 };
 
 // A tensor (or Optional tensor) type, and a list of tensors.
@@ -99,7 +114,10 @@ void propagate_unobserved(torch::jit::Block* block, TypeTable& types);
 // values whose sizes change between iterations, and everything computed from them, get -1 dims.
 // value_ops: also everything computed from an op whose sizes follow tensor values
 // (has_data_dependent_size) when no run told which of its dims vary.
-void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types, bool value_ops = false);
+// varying_inputs: graph inputs whose sizes vary in ways no run saw (dynamic axes no run could vary):
+// everything computed from them gets -1 dims too.
+void mark_data_dependent_sizes(torch::jit::Block* block, TypeTable& types, bool value_ops = false,
+                               const std::vector<const torch::jit::Value*>& varying_inputs = {});
 
 }  // namespace t2o::core
 
