@@ -73,7 +73,7 @@ std::vector<DynamicValue> collect_dynamic_values(Session& s, const std::unordere
   for (auto* node : s.model.graph->nodes()) {
     for (auto* tv : node->outputs()) {
       const TensorInfo* type = s.types.find(tv);
-      if (!type || !s.values.is_bound(tv)) continue;
+      if (!type || !s.values.is_bound(tv) || type->dims_assumed) continue;  // (assumed: never seen to vary)
       if (std::none_of(type->dims.begin(), type->dims.end(), [](int64_t d) { return d < 0; })) continue;
       const auto& r = s.values.rec(s.values.handle_of(tv));
       if (r.kind != T2O_KIND_TENSOR || r.onnx.empty() || r.constant) continue;
