@@ -17,6 +17,9 @@ then `torch2onnx export lstm.pt -o lstm.onnx` needs no --input (explicit options
     tensor at all the graph has no input and its outputs are constants, as torch.onnx makes them;
   * a torch.autograd.Function is traced through its forward()'s ops, as torch.onnx 1.13 inlines one
     without a symbolic(); one with a symbolic() is refused, naming it (torch.onnx calls that Python);
+  * a TorchScript module returning Python numbers or lists of them (x.item(), x.tolist()), which the
+    tracer cannot record, is saved as its own TorchScript (its arguments the saved specs, numbers baked
+    in); the export returns an int as a 0-d int64 tensor, a list of ints as a 1-D one, as torch.onnx;
   * outputs are flattened the same way (tuples, lists, dict values) and None outputs are dropped;
     Python numbers returned become 0-d tensor outputs, as torch.onnx makes them: int -> int64,
     float -> float64, bool -> bool (their values as traced: constants);
@@ -198,7 +201,59 @@ class _Flat(torch.nn.Module):
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
+def _returns_numbers(value: Any) -> bool:
+    """Whether an output holds Python numbers (int, float, bool), inside tuples, lists and dicts too."""
+    if isinstance(value, (bool, int, float)):
+        return True
+    if isinstance(value, (tuple, list)):
+        return any(_returns_numbers(v) for v in value)
+    if isinstance(value, dict):
+        return any(_returns_numbers(v) for v in value.values())
+    return False
+
+
+def _count_script_outputs(value: Any) -> int:
+    """How many ONNX outputs the export of a TorchScript module makes of an output: one per tensor
+    and per number, one for a list of numbers (a 1-D tensor, as torch.onnx returns a List[int])."""
+    if isinstance(value, list) and value and all(isinstance(v, (bool, int, float)) for v in value):
+        return 1
+    if isinstance(value, (tuple, list)):
+        return sum(_count_script_outputs(v) for v in value)
+    if isinstance(value, dict):
+        return sum(_count_script_outputs(v) for v in value.values())
+    return 0 if value is None else 1
+
+
+def _script_positional(model: torch.jit.ScriptModule, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Tuple[Any, ...]:
+    """A TorchScript forward()'s arguments with the keyword ones put in their places (a parameter
+    skipped takes its default): the saved specs are positional."""
+    if not kwargs:
+        return args
+    params = list(model.forward.schema.arguments[1:])
+    names = [a.name for a in params]
+    unknown = [k for k in kwargs if k not in names[len(args):]]
+    if unknown:
+        raise TypeError(f"torch2onnx.save: forward() of the TorchScript module has no parameter {unknown[0]!r} "
+                        f"after its {len(args)} positional argument(s) (parameters: {', '.join(names)})")
+    last = max(names.index(k) for k in kwargs)
+    out = list(args)
+    for a in params[len(args):last + 1]:
+        if a.name in kwargs:
+            out.append(kwargs[a.name])
+        elif a.has_default_value():
+            out.append(a.default_value)
+        else:
+            raise TypeError(f"torch2onnx.save: forward()'s parameter {a.name!r} of the TorchScript module is not given")
+    return tuple(out)
+
+
 def _argument_names(model: torch.nn.Module, count: int) -> List[str]:
+    if isinstance(model, torch.jit.ScriptModule):  # its forward() has a schema, not a Python signature
+        try:
+            names = [a.name for a in model.forward.schema.arguments[1:]]
+            return [names[i] if i < len(names) else f"input_{i}" for i in range(count)]
+        except (AttributeError, RuntimeError):
+            pass
     try:
         params = [p for p in inspect.signature(model.forward).parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -387,7 +442,17 @@ def _trace(wrapper: torch.nn.Module, tensors: Tuple[torch.Tensor, ...], restore)
     its forward()'s ops (what torch.onnx 1.13 exports for one without a symbolic()); one with a
     symbolic() is refused, naming it: torch.onnx would build its ONNX nodes by calling that Python
     method, which an export without Python cannot."""
-    traced = torch.jit.trace(wrapper, tensors, check_trace=False, strict=False)
+    try:
+        traced = torch.jit.trace(wrapper, tensors, check_trace=False, strict=False)
+    except RuntimeError as e:
+        if "Tracer cannot set value trace" not in str(e):
+            raise
+        # TorchScript code called inside returns a number or a list: the tracer has no value for it
+        # (torch.onnx.export fails the same way).
+        raise ValueError("torch2onnx.save: the model calls TorchScript code that returns a Python number or list "
+                         f"({str(e).splitlines()[0]}), which tracing cannot record; save the model scripted, "
+                         "torch2onnx.save(torch.jit.script(model), ...): its TorchScript is then saved as it is, as "
+                         "torch.onnx exports a ScriptModule") from None
     restore()
     functions = _python_ops(traced.inlined_graph)  # (calls of submodules inlined)
     if not functions:
@@ -432,19 +497,35 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
     if args and isinstance(args[-1], dict):
         kwargs = args[-1]
         args = args[:-1]
+    # A TorchScript module returning Python numbers or lists (x.item(), x.tolist(), min(i, n)) cannot be
+    # traced (the tracer has no value for them): it is saved as it is, as torch.onnx exports a
+    # ScriptModule from its own graph. Its arguments (Python numbers baked in, as for a traced model)
+    # are the saved specs; the export returns an int as a 0-d int64 tensor and a list of ints as a 1-D
+    # one, as torch.onnx does. Other models are traced.
+    keep_script, output_count = False, 0
+    if isinstance(model, torch.jit.ScriptModule):
+        with _trace_mode(model, mode):  # (its state put back afterwards: the model as save() got it)
+            result = model(*args, **kwargs)
+        keep_script, output_count = _returns_numbers(result), _count_script_outputs(result)
+    if keep_script:
+        args, kwargs = _script_positional(model, args, kwargs), {}
     flat = _Flattener()
     names = _argument_names(model, len(args))
     forward_inputs = [flat.spec(a, n) for a, n in zip(args, names)]
     forward_inputs += [flat.spec(v, k) for k, v in kwargs.items()]
     # No tensor at all (only Python numbers): the graph has no input and its outputs are constants,
     # as torch.onnx makes such a model.
-    wrapper = _Flat(model, args, kwargs)
-    with _trace_mode(model, mode) as restore:
-        outputs: List[torch.Tensor] = []
-        _flatten_outputs(model(*args, **kwargs), outputs)
-        restore()  # the trace starts from the state the model has now, as the eager run did
-        wrapper.eager_dtypes = [o.dtype for o in outputs]
-        traced = _trace(wrapper, tuple(flat.tensors), restore)
+    outputs: List[torch.Tensor] = []
+    if keep_script:
+        traced = model
+    else:
+        wrapper = _Flat(model, args, kwargs)
+        with _trace_mode(model, mode) as restore:
+            _flatten_outputs(model(*args, **kwargs), outputs)
+            restore()  # the trace starts from the state the model has now, as the eager run did
+            wrapper.eager_dtypes = [o.dtype for o in outputs]
+            traced = _trace(wrapper, tuple(flat.tensors), restore)
+        output_count = len(outputs)
     # As torch.onnx: names for the first inputs (outputs) only; the rest keep their default names.
     given_in = list(input_names or [])
     if len(given_in) > len(flat.tensors):
@@ -452,9 +533,9 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
                          f"(the flattened tensors: {', '.join(flat.names)})")
     in_names = given_in + flat.names[len(given_in):]
     given_out = list(output_names or [])
-    if len(given_out) > len(outputs):
-        raise ValueError(f"torch2onnx.save: {len(given_out)} output_names for {len(outputs)} outputs")
-    out_names = given_out + [f"output_{i}" for i in range(len(given_out), len(outputs))]
+    if len(given_out) > output_count:
+        raise ValueError(f"torch2onnx.save: {len(given_out)} output_names for {output_count} outputs")
+    out_names = given_out + [f"output_{i}" for i in range(len(given_out), output_count)]
     known = set(in_names) | set(out_names)
     dynamic_axes = dict(dynamic_axes or {})
     for name in list(dynamic_axes):
@@ -469,7 +550,8 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
         extra[example_files[-1]] = _npy_bytes(t)
     signature = {
         "version": 1,
-        "inputs": [_tensor_spec(t) for t in flat.tensors],
+        # the traced module takes the flattened tensors; a TorchScript module kept as it is, its arguments
+        "inputs": forward_inputs if keep_script else [_tensor_spec(t) for t in flat.tensors],
         "input_names": in_names,
         "output_names": out_names if given_out else [],
         "dynamic_axes": _dynamic_axes_specs(dynamic_axes),

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -83,6 +84,159 @@ std::vector<DynamicValue> collect_dynamic_values(Session& s, const std::unordere
     }
   }
   return out;
+}
+
+// Emits one node with one output; attrs: none or one.
+t2o_value emit_one(Session& s, const char* op, std::vector<t2o_value> inputs, const t2o_attr* attr = nullptr,
+                   int32_t num_attrs = 1) {
+  t2o_node_spec spec{};
+  spec.struct_size = sizeof spec;
+  spec.op_type = op;
+  spec.domain = "";
+  spec.inputs = inputs.data();
+  spec.num_inputs = (int32_t)inputs.size();
+  spec.num_outputs = 1;
+  spec.attrs = attr;
+  spec.num_attrs = attr ? num_attrs : 0;
+  t2o_value out = T2O_NO_VALUE;
+  std::string error;
+  if (emit_node(s.values, s.graph, spec, &out, error) == T2O_NO_VALUE)
+    throw ExportError(std::string("internal: returning Python numbers as a tensor: ") + op + ": " + error);
+  return out;
+}
+
+t2o_attr int_attr(const char* name, const int64_t* value) {
+  t2o_attr a{};
+  a.struct_size = sizeof a;
+  a.name = name;
+  a.type = T2O_ATTR_INT;
+  a.count = 1;
+  a.ints = value;
+  return a;
+}
+
+// A returned List[int] / List[float] / List[bool] held as an ONNX sequence of 0-d tensors: one 1-D tensor.
+t2o_value number_sequence_as_tensor(Session& s, t2o_value v, const torch::jit::Value* tv) {
+  auto list = tv->type()->cast<c10::ListType>();
+  if (!list) return v;
+  const auto kind = list->getElementType()->kind();
+  if (kind != c10::TypeKind::IntType && kind != c10::TypeKind::FloatType && kind != c10::TypeKind::BoolType) return v;
+  const int32_t dtype = kind == c10::TypeKind::IntType     ? onnx::TensorProto::INT64
+                        : kind == c10::TypeKind::FloatType ? onnx::TensorProto::DOUBLE
+                                                           : onnx::TensorProto::BOOL;
+  int32_t element = s.values.rec(v).dtype;
+  if (!element)
+    if (const TensorInfo* t = s.types.find(tv)) element = t->dtype;
+  auto st = element ? torch_dtype(element) : std::nullopt;
+  if (!st) throw ExportError("internal: a returned list of numbers held as a sequence has no known element type");
+  const t2o_value zero = s.values.add_initializer(at::zeros({}, at::TensorOptions().dtype(*st)), element, "zero");
+  const t2o_value first = s.values.add_initializer(at::scalar_tensor(0, at::kLong), onnx::TensorProto::INT64, "first");
+  const t2o_value starts = s.values.add_initializer(at::tensor(std::vector<int64_t>{1}, at::kLong), onnx::TensorProto::INT64, "starts");
+  const t2o_value ends = s.values.add_initializer(at::tensor(std::vector<int64_t>{std::numeric_limits<int64_t>::max()}, at::kLong),
+                                                  onnx::TensorProto::INT64, "ends");
+  const int64_t zero_axis = 0, one = 1, to = dtype;
+  const t2o_attr concat[2] = {int_attr("axis", &zero_axis), int_attr("new_axis", &one)};
+  t2o_value padded = emit_one(s, "SequenceInsert", {v, zero, first});
+  t2o_value all = emit_one(s, "ConcatFromSequence", {padded}, concat, 2);
+  t2o_value out = emit_one(s, "Slice", {all, starts, ends});
+  if (element != dtype) {
+    const t2o_attr cast = int_attr("to", &to);
+    out = emit_one(s, "Cast", {out}, &cast);
+  }
+  ValueRec& o = s.values.rec(out);
+  o.dtype = dtype;
+  o.rank = 1;
+  o.dims = {-1};
+  return out;
+}
+
+// A returned Python number or list of numbers as torch.onnx returns it: a number a 0-d tensor, a list
+// of them (List[int] from x.tolist(), [x.size(0), n]) one 1-D tensor of its items, int64 for ints,
+// bool for bools, float64 for floats (Python's float; a constant one from its double value, a run-time
+// one cast). A list of numbers whose length is known only at run time (an ONNX sequence: appended to in
+// a loop) is that 1-D tensor too, its items concatenated (ConcatFromSequence; a zero put first and
+// sliced off again, so an empty list gives an empty tensor). Anything else is left as it is.
+t2o_value numbers_as_tensor(Session& s, t2o_value v, const torch::jit::Value* tv) {
+  const ValueRec r = s.values.rec(v);
+  const bool number = r.kind == T2O_KIND_INT || r.kind == T2O_KIND_FLOAT || r.kind == T2O_KIND_BOOL;
+  if (r.kind == T2O_KIND_SEQUENCE && tv) return number_sequence_as_tensor(s, v, tv);
+  if (!number && (r.kind != T2O_KIND_LIST || r.items.empty())) return v;
+  const std::vector<t2o_value> items = number ? std::vector<t2o_value>{v} : r.items;
+  bool any_float = false, all_bool = true;
+  for (auto item : items) {
+    const auto& e = s.values.rec(item);
+    if (e.kind != T2O_KIND_INT && e.kind != T2O_KIND_FLOAT && e.kind != T2O_KIND_BOOL) return v;
+    any_float |= e.kind == T2O_KIND_FLOAT;
+    all_bool &= e.kind == T2O_KIND_BOOL;
+  }
+  const int32_t dtype = all_bool ? onnx::TensorProto::BOOL : any_float ? onnx::TensorProto::DOUBLE : onnx::TensorProto::INT64;
+  auto emit = [&](const char* op, std::vector<t2o_value> inputs, const t2o_attr* attr) {
+    t2o_node_spec spec{};
+    spec.struct_size = sizeof spec;
+    spec.op_type = op;
+    spec.domain = "";
+    spec.inputs = inputs.data();
+    spec.num_inputs = (int32_t)inputs.size();
+    spec.num_outputs = 1;
+    spec.attrs = attr;
+    spec.num_attrs = attr ? 1 : 0;
+    t2o_value out = T2O_NO_VALUE;
+    std::string error;
+    if (emit_node(s.values, s.graph, spec, &out, error) == T2O_NO_VALUE)
+      throw ExportError(std::string("internal: returning Python numbers as a tensor: ") + op + ": " + error);
+    return out;
+  };
+  int64_t to = dtype, axis = 0;
+  t2o_attr cast_to{}, concat_axis{};
+  cast_to.struct_size = concat_axis.struct_size = sizeof(t2o_attr);
+  cast_to.name = "to";
+  concat_axis.name = "axis";
+  cast_to.type = concat_axis.type = T2O_ATTR_INT;
+  cast_to.count = concat_axis.count = 1;
+  cast_to.ints = &to;
+  concat_axis.ints = &axis;
+  auto typed = [&](t2o_value t, int32_t rank, std::vector<int64_t> dims) {
+    ValueRec& o = s.values.rec(t);
+    o.dtype = dtype;
+    o.rank = rank;
+    o.dims = std::move(dims);
+    return t;
+  };
+  bool dynamic = false;
+  for (auto item : items) dynamic |= !s.values.rec(item).constant;
+  if (!dynamic) {  // one initializer of the numbers' values
+    std::vector<double> fs;
+    std::vector<int64_t> is;
+    for (auto item : items) {
+      fs.push_back(s.values.rec(item).kind == T2O_KIND_FLOAT ? s.values.rec(item).f : (double)s.values.rec(item).i);
+      is.push_back(s.values.rec(item).i);
+    }
+    at::Tensor t = dtype == onnx::TensorProto::DOUBLE ? at::tensor(fs, at::kDouble)
+                   : dtype == onnx::TensorProto::BOOL ? at::tensor(is, at::kLong).to(at::kBool)
+                                                      : at::tensor(is, at::kLong);
+    if (number) t = t.reshape({});
+    return typed(s.values.add_initializer(t, dtype), number ? 0 : 1, number ? std::vector<int64_t>{}
+                                                                            : std::vector<int64_t>{(int64_t)items.size()});
+  }
+  std::vector<t2o_value> parts;
+  t2o_value one = T2O_NO_VALUE;
+  for (auto item : items) {
+    const ValueRec e = s.values.rec(item);
+    t2o_value t = e.constant && dtype == onnx::TensorProto::DOUBLE
+                      ? s.values.add_initializer(at::scalar_tensor(e.kind == T2O_KIND_FLOAT ? e.f : (double)e.i, at::kDouble),
+                                                 dtype)
+                      : s.values.materialize(item);
+    if (s.values.rec(t).dtype != dtype) t = emit("Cast", {t}, &cast_to);
+    if (!number) {
+      if (one == T2O_NO_VALUE)
+        one = s.values.add_initializer(at::tensor(std::vector<int64_t>{1}, at::kLong), onnx::TensorProto::INT64, "one");
+      t = emit("Reshape", {t, one}, nullptr);
+    }
+    parts.push_back(t);
+  }
+  if (number) return typed(parts[0], 0, {});
+  t2o_value out = parts.size() == 1 ? parts[0] : emit("Concat", parts, &concat_axis);
+  return typed(out, 1, {(int64_t)items.size()});
 }
 
 }  // namespace
@@ -182,7 +336,7 @@ ConvertedModel assemble(Session& s) {
   for (const Out& o : onnx_outs) {
     const size_t k = o.k;
     std::string name = o.name;
-    t2o_value h = o.handle;
+    t2o_value h = numbers_as_tensor(s, o.handle, o.torch_value);
     auto kind = s.values.rec(h).kind;
     if (kind != T2O_KIND_TENSOR && kind != T2O_KIND_INT && kind != T2O_KIND_FLOAT && kind != T2O_KIND_BOOL &&
         kind != T2O_KIND_LIST && kind != T2O_KIND_SEQUENCE && kind != T2O_KIND_OPTIONAL)
