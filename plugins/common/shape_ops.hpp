@@ -382,7 +382,10 @@ inline void slice_symbolic(Ctx& ctx, bool input_form) {
 
 // aten::scatter.src(self, dim, index, src) / scatter.value(self, dim, index, value) and their
 // reduce="add"/"multiply" forms; aten::scatter_add(self, dim, index, src). ONNX needs updates of
-// the index's shape: a larger src is sliced to it, a scalar value expanded to it.
+// the index's shape: a larger src is sliced to it (PyTorch reads src's leading index.size(d)
+// elements of each dim d), a scalar value expanded to it. Dims are the same only when both are
+// known: where either is dynamic (-1), src is cut to Shape(index) at run time, as torch.onnx 2.x
+// does (Slice with run-time ends, opset 10).
 inline void scatter_symbolic(Ctx& ctx, const std::string& op_type, bool has_reduction) {
   std::string k = ctx.kind();
   Value x = ctx.input(0), index = ctx.input(2), src = ctx.input(3);
@@ -400,11 +403,16 @@ inline void scatter_symbolic(Ctx& ctx, const std::string& op_type, bool has_redu
   Value updates;
   if (src.kind() == T2O_KIND_TENSOR && src.rank() == index.rank()) {
     updates = to_dtype(ctx, src, dt);
-    if (index.rank() > 0 && src.dims() != index.dims()) {
-      if (!index.has_static_shape()) unsupported(k + ": src larger than a dynamic-shape index");
+    bool same = src.dims() == index.dims() && index.has_static_shape();
+    if (index.rank() > 0 && !same) {
       std::vector<int64_t> axes, starts, ends = index.dims();
       for (int64_t a = 0; a < index.rank(); ++a) axes.push_back(a), starts.push_back(0);
-      updates = slice(ctx, updates, axes, starts, ends);
+      if (index.has_static_shape()) {
+        updates = slice(ctx, updates, axes, starts, ends);
+      } else {
+        require(ctx, feature::kSliceInputs, "src cut to an index of dynamic shape");
+        updates = ctx.op("Slice", {updates, ctx.const_i64(starts), shape_of(ctx, index), ctx.const_i64(axes)});
+      }
     }
   } else {
     updates = ctx.op("Expand", {to_dtype(ctx, src, dt), shape_of(ctx, index)});

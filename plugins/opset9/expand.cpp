@@ -1,6 +1,8 @@
 // aten::expand(self, size, implicit) and aten::expand_as(self, other) -> Expand.
 // PyTorch's -1 ("keep this dim") becomes 1, which ONNX's bidirectional broadcast keeps as the
-// input's dim; run-time size items are assembled with Unsqueeze + Concat.
+// input's dim; run-time size items are assembled with Unsqueeze + Concat, and since any of them may
+// be -1 at run time (x.expand(n) with n from a tensor), -1 becomes 1 there too (Where), as torch.onnx
+// does: Expand refuses a negative size ("invalid expand shape").
 #include <torch2onnx/plugin.hpp>
 
 #include "common/shape_ops.hpp"
@@ -21,7 +23,8 @@ T2O_SYMBOLIC("aten::expand", 9) {
         continue;
       }
       if (!run.empty()) parts.push_back(ctx.const_i64(run)), run.clear();
-      parts.push_back(unsqueeze(ctx, as_i64(ctx, item), {0}));
+      Value v = unsqueeze(ctx, as_i64(ctx, item), {0});
+      parts.push_back(ctx.op("Where", {ctx.op("Equal", {v, ctx.const_i64({-1})}), ctx.const_i64({1}), v}));
     }
     if (!run.empty() || parts.empty()) parts.push_back(ctx.const_i64(run));  // size [] keeps a 0-d input 0-d
     shape = parts.size() == 1 ? parts[0] : ctx.op("Concat", parts, {Attr::i("axis", 0)});

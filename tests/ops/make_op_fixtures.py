@@ -9,6 +9,8 @@ input_K.bin, expected_K.bin and meta.json (the format of tests/fixtures/make_fix
 tests/ort/compare.js reads), then OUT_DIR/FAMILY/cases.json:
     {"source_hash": ..., "cases": [{"name", "opsets", "cli_args", "error"}]}
 A case that fails to build, trace or run in PyTorch is listed with its "error" (the test reports it).
+Inputs are recorded as the case gives them: tracing, saving and PyTorch's run each get copies, so a model
+that writes into its inputs (x.index_add_(...), x.set_(y)) is compared on the values it was given.
 A case's further input sets (case(..., more_inputs=...)) go to OUT_DIR/FAMILY/CASE/more_K/.
 The family is generated once per version of its case file, this harness and torch, into the fixture
 cache outside the build tree (OUT_DIR/FAMILY is a link into it: make_fixtures.generate_once).
@@ -70,12 +72,15 @@ def generate(target, family, digest):
             pt = os.path.join(d, "model.pt")
             if c.save == "torch2onnx":
                 import torch2onnx
-                torch2onnx.save(m, tuple(c.inputs), pt)
+                torch2onnx.save(m, tuple(copies(c.inputs)), pt)
             else:
                 with torch.no_grad():
-                    ts = torch.jit.script(m) if c.method == "script" else torch.jit.trace(m, tuple(c.inputs), check_trace=False)
+                    ts = (torch.jit.script(m) if c.method == "script"
+                          else torch.jit.trace(m, tuple(copies(c.inputs)), check_trace=False))
                 ts.save(pt)
-            meta = mf.outputs_meta(pt, c.inputs, c.rtol, d, c.method)
+            meta = outputs_meta(pt, c.inputs, c.rtol, d, c.method)
+            if c.export_as_saved:  # no --input: the signature torch2onnx.save stored gives specs and values
+                meta["cli_inputs"] = []
             if c.compare != "values":  # random ops: compared by distribution (tests/ort/compare.js)
                 meta["compare"] = c.compare
                 meta["stat_tol"] = c.stat_tol
@@ -86,7 +91,7 @@ def generate(target, family, digest):
                 dk = os.path.join(d, f"more_{k}")
                 os.makedirs(dk)
                 with open(os.path.join(dk, "meta.json"), "w") as f:
-                    json.dump(mf.outputs_meta(pt, more, c.rtol, dk, c.method), f, indent=1)
+                    json.dump(outputs_meta(pt, more, c.rtol, dk, c.method), f, indent=1)
             entry["more"] = len(c.more_inputs)
         except Exception as e:  # reported by the test, with the case's name
             entry["error"] = f"{type(e).__name__}: {e}".splitlines()[0]
@@ -96,6 +101,28 @@ def generate(target, family, digest):
         listed.append(entry)
     with open(os.path.join(tmp, "cases.json"), "w") as f:
         json.dump({"source_hash": digest, "family": family, "cases": listed}, f, indent=1)
+
+
+def copies(inputs):
+    """Fresh copies of a case's inputs (tensors cloned, containers rebuilt, anything else as is)."""
+    import torch
+    if isinstance(inputs, torch.Tensor):
+        return inputs.clone()
+    if isinstance(inputs, (list, tuple)):
+        return type(inputs)(copies(v) for v in inputs)
+    if isinstance(inputs, dict):
+        return {k: copies(v) for k, v in inputs.items()}
+    return inputs
+
+
+def outputs_meta(pt, inputs, rtol, d, method):
+    """make_fixtures.outputs_meta with PyTorch run on copies: the input files hold INPUTS as given,
+    not as a model writing into them left them."""
+    import make_fixtures as mf
+    meta = mf.outputs_meta(pt, copies(inputs), rtol, d, method)
+    meta["inputs"] = [mf.write_tensor(os.path.join(d, f"input_{k}.bin"), t) for k, t in enumerate(inputs)]
+    meta["cli_inputs"] = [mf.cli_spec(t) for t in inputs]
+    return meta
 
 
 if __name__ == "__main__":

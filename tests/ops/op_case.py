@@ -38,7 +38,7 @@ class Fn(torch.nn.Module):
 
 class Case:
     def __init__(self, name, module, inputs, opsets, rtol, method, cli_args, compare="values", stat_tol=0.15,
-                 more_inputs=(), default_dtype=None, save="jit"):
+                 more_inputs=(), default_dtype=None, save="jit", export_as_saved=False):
         if method not in ("trace", "script"):
             raise ValueError(f"case {name}: method must be 'trace' or 'script'")
         self.name = name
@@ -59,10 +59,13 @@ class Case:
         if save not in ("jit", "torch2onnx"):
             raise ValueError(f"case {name}: save must be 'jit' or 'torch2onnx'")
         self.save = save
+        if export_as_saved and save != "torch2onnx":
+            raise ValueError(f"case {name}: export_as_saved needs save='torch2onnx'")
+        self.export_as_saved = export_as_saved
 
 
 def case(name, module, inputs, opsets=DEFAULT_OPSETS, rtol=1e-4, method="trace", cli_args=(), compare="values",
-         stat_tol=0.15, more_inputs=(), default_dtype=None, save="jit"):
+         stat_tol=0.15, more_inputs=(), default_dtype=None, save="jit", export_as_saved=False):
     """A single-op test: NAME (unique within the family, [a-z0-9_]), an nn.Module (put in eval mode),
     its example inputs, the opsets to export at, the relative tolerance |a-b| <= rtol*(1+|b|),
     trace or script, and extra torch2onnx export arguments.
@@ -78,6 +81,8 @@ def case(name, module, inputs, opsets=DEFAULT_OPSETS, rtol=1e-4, method="trace",
     DEFAULT_DTYPE: torch.set_default_dtype while the case is traced (or scripted), saved and run in
     PyTorch (torch.float64: integer true division, Python floats, float factories give float64).
     SAVE: "jit" (ScriptModule.save; the export then needs --default-dtype in CLI_ARGS to know it)
-    or "torch2onnx" (torch2onnx.save traces the module and records the default dtype in the .pt)."""
+    or "torch2onnx" (torch2onnx.save traces the module and records the default dtype in the .pt).
+    EXPORT_AS_SAVED (with save="torch2onnx"): exported with no --input, from the specs and example
+    values torch2onnx.save stored, as `torch2onnx export model.pt -o model.onnx` after save()."""
     return Case(name, module, inputs, opsets, rtol, method, cli_args, compare, stat_tol, more_inputs,
-                default_dtype, save)
+                default_dtype, save, export_as_saved)

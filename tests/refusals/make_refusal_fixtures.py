@@ -109,6 +109,20 @@ def main():
                 b = w.sum(1)
             return torch.nn.functional.linear(x, w, b)
 
+    class EmptyListsOnly(torch.nn.Module):
+        # PyTorch's test_list_append_nested_2: both returned lists stay empty at every size (the branch
+        # that fills them never runs), so the model returns no tensor at all; ONNX needs an output
+        def forward(self, x):
+            res: List[torch.Tensor] = []
+            res_replicate: List[torch.Tensor] = []
+            for i in range(x.size(0)):
+                if len(res) > 2:
+                    for j in range(x.size(1)):
+                        res.append(x[i][j])
+                    res_replicate.append(res[-1])
+                    res.append(res_replicate[-1])
+            return res, res_replicate
+
     class DictPop(torch.nn.Module):
         def forward(self, x):
             out: Dict[str, torch.Tensor] = {"a": x, "b": x * 2}
@@ -146,6 +160,7 @@ def main():
     torch.jit.script(OptionalIf()).save(os.path.join(out, "optional_if.pt"))
     torch.jit.script(OptionalLoop()).save(os.path.join(out, "optional_loop.pt"))
     torch.jit.script(OptionalIntoOp()).save(os.path.join(out, "optional_into_op.pt"))
+    torch.jit.script(EmptyListsOnly()).save(os.path.join(out, "empty_lists_only.pt"))
 
 
 if __name__ == "__main__":

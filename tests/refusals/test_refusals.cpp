@@ -82,7 +82,9 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"optional_loop", {"float32[2,3]", "int64[]"}, 15,
                 {"prim::Loop", "carried value 0 that is None on entry", "needs --opset 16 (optionals through If and Loop"}},
         Refusal{"optional_into_op", {"float32[2,3]", "float32[4,3]", "bool[]"}, 16,
-                {"aten::linear", "'bias' is an Optional that is None on some run-time path"}}),
+                {"aten::linear", "'bias' is an Optional that is None on some run-time path"}},
+        Refusal{"empty_lists_only", {"float32[4,4,3,4]"}, 14,
+                {"the model returns only empty lists of tensors", "at least one output"}}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return std::string(info.param.model); });
 
 }  // namespace

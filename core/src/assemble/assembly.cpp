@@ -239,6 +239,19 @@ t2o_value numbers_as_tensor(Session& s, t2o_value v, const torch::jit::Value* tv
   return typed(out, 1, {(int64_t)items.size()});
 }
 
+// Whether a TorchScript type holds tensors only: a tensor, or lists and tuples of such (an empty value of
+// it flattens to no output).
+bool holds_only_tensors(const c10::TypePtr& type) {
+  if (type->kind() == c10::TypeKind::TensorType) return true;
+  if (auto list = type->cast<c10::ListType>()) return holds_only_tensors(list->getElementType());
+  if (auto tuple = type->cast<c10::TupleType>()) {
+    for (const auto& e : tuple->elements())
+      if (!holds_only_tensors(e)) return false;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 ConvertedModel assemble(Session& s) {
@@ -264,6 +277,10 @@ ConvertedModel assemble(Session& s) {
                              return k == T2O_KIND_TENSOR || k == T2O_KIND_LIST || k == T2O_KIND_SEQUENCE ||
                                     k == T2O_KIND_OPTIONAL;
                            });
+        // A list of tensors that is empty (as the example runs left it, whatever the sizes) holds no
+        // tensor: PyTorch's flattened outputs, as torch.onnx compares them, have nothing for it.
+        const torch::jit::Value* typed = source ? source : tv;
+        if (r.kind == T2O_KIND_LIST && r.items.empty() && typed && holds_only_tensors(typed->type())) return;
         if (!tensor_list) {
           flat.push_back({h, tv, source, list});
           return;
@@ -281,6 +298,9 @@ ConvertedModel assemble(Session& s) {
         for (size_t i = 0; i < items.size(); ++i) flatten(items[i], nullptr, sources[i], list ? list : source);
       };
   for (auto* o : outs) flatten(s.values.handle_of(o), o, o, nullptr);
+  if (flat.empty() && !outs.empty())
+    throw ExportError("the model returns only empty lists of tensors (empty at every size the example runs used): "
+                      "PyTorch's flattened outputs hold no tensor, and an ONNX model needs at least one output");
 
   const auto& given = s.options.output_names;
   if (!given.empty() && given.size() != flat.size())
