@@ -1,7 +1,8 @@
 // aten::add/sub/mul/div (+ in-place add_/sub_/mul_/div_, Tensor and Scalar overloads, alpha,
 // div's rounding_mode), aten::rsub, aten::floor_divide, aten::floordiv, aten::neg, aten::remainder,
 // aten::fmod, aten::pow, aten::float_power, and the int/float scalar overloads (add.int, mul.float,
-// ...) used by scripted shape arithmetic.
+// ...) used by scripted shape arithmetic; aten::add.t on lists, lists built at run time (ONNX
+// sequences) included.
 //
 // Type promotion: operands are converted to torch.result_type of the operands (common/promote.hpp:
 // a Python number does not raise a tensor's dtype within its category; int / int -> float32 for
@@ -81,6 +82,29 @@ void scalar_binary(Ctx& ctx, Bin op, Value a, Value b) {
   ctx.set_output(0, ctx.make_dynamic_scalar(r, dt == T2O_DTYPE_INT64 ? T2O_KIND_INT : T2O_KIND_FLOAT));
 }
 
+// aten::add.t where a list is built at run time (an ONNX sequence, e.g. carried by a loop:
+// `res = res + [t]`): the other list's items inserted at its end (or, for list + sequence, at its
+// front), as torch.onnx's SequenceInsert chain. Two run-time lists: no ONNX op concatenates
+// sequences.
+void concat_sequence(Ctx& ctx, const Value& a, const Value& b) {
+  if (a.is_sequence() && b.is_sequence())
+    unsupported(ctx.kind() + ": concatenating two lists built at run time (ONNX has no op that joins sequences)");
+  const Value& seq = a.is_sequence() ? a : b;
+  const Value& list = a.is_sequence() ? b : a;
+  if (list.kind() != T2O_KIND_LIST) unsupported(ctx.kind() + ": a list built at run time plus a non-list");
+  std::vector<Value> items = list.items();
+  for (const Value& v : items)
+    if (v.kind() != T2O_KIND_TENSOR)
+      unsupported(ctx.kind() + ": a list built at run time holds tensors only (ONNX sequences)");
+  Value out = seq;
+  if (a.is_sequence()) {
+    for (const Value& v : items) out = ctx.op("SequenceInsert", {out, v});
+  } else {
+    for (auto it = items.rbegin(); it != items.rend(); ++it) out = ctx.op("SequenceInsert", {out, *it, ctx.scalar_i64(0)});
+  }
+  ctx.set_output(0, typed(ctx, ctx.make_dynamic_scalar(out, T2O_KIND_SEQUENCE), seq.dtype(), -1));
+}
+
 // self (op) alpha*other; alpha_index < 0 when the overload has no alpha.
 void binary(Ctx& ctx, Bin op, bool reverse = false) {
   Value a = ctx.input(0), b = ctx.input(1);
@@ -91,6 +115,7 @@ void binary(Ctx& ctx, Bin op, bool reverse = false) {
     for (const Value& v : b.items()) items.push_back(v);
     return ctx.set_output(0, ctx.make_list(items));
   }
+  if (op == Bin::Add && (a.is_sequence() || b.is_sequence())) return concat_sequence(ctx, a, b);
   if (is_scalar_kind(a.kind()) && is_scalar_kind(b.kind())) return scalar_binary(ctx, op, a, b);
 
   // div's rounding_mode (div.Tensor_mode / div.Scalar_mode): None, "trunc" or "floor".

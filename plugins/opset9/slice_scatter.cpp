@@ -9,7 +9,8 @@
 // loop), or a step computed at run time (x[:y:z] = v): the written positions are computed at run
 // time (Range for slices, from opset 11) and scattered along dim, on any axis.
 // src of a lower or unknown rank (computed in a branch the example runs did not take, whose sizes
-// they could not tell) is broadcast to the slice's shape first, as copy_ into the slice does.
+// they could not tell) is broadcast to the slice's (selected view's) shape first, as copy_ into
+// the view does.
 #include <torch2onnx/plugin.hpp>
 
 #include "common/forms.hpp"
@@ -139,12 +140,20 @@ T2O_SYMBOLIC("aten::select_scatter", 9) {
   Value x = ctx.input(0), src = ctx.input(1);
   int64_t r = x.rank();
   if (r < 1) unsupported(ctx.kind() + ": input must have a known rank >= 1");
-  if (src.kind() != T2O_KIND_TENSOR || src.rank() != r - 1) unsupported(ctx.kind() + ": src must be a tensor of rank " + std::to_string(r - 1));
+  if (src.kind() != T2O_KIND_TENSOR || src.rank() > r - 1)
+    unsupported(ctx.kind() + ": src must be a tensor of rank at most " + std::to_string(r - 1));
   int64_t axis = normalize_axis(ctx, const_int(ctx, ctx.input(2), "dim"), r);
+  Value value = to_dtype(ctx, src, x.dtype());
+  if (src.rank() != r - 1) {  // lower or unknown: broadcast to the selected view's shape
+    std::vector<int64_t> kept;
+    for (int64_t a = 0; a < r; ++a)
+      if (a != axis) kept.push_back(a);
+    value = kept.empty() ? ctx.op("Reshape", {value, ctx.const_i64({})})
+                         : ctx.op("Expand", {value, dims_of(ctx, x, kept)});
+  }
   if (runtime(ctx.input(3))) {  // one position: Scatter at every opset
     Value i = runtime_bound(ctx, ctx.input(3), x, axis, false);
-    return scatter_positions(ctx, x, unsqueeze(ctx, to_dtype(ctx, src, x.dtype()), {axis}), axis,
-                             unsqueeze(ctx, i, {0}));
+    return scatter_positions(ctx, x, unsqueeze(ctx, value, {axis}), axis, unsqueeze(ctx, i, {0}));
   }
   int64_t index = const_int(ctx, ctx.input(3), "index");
   int64_t D = x.dim((int32_t)axis);
@@ -152,6 +161,5 @@ T2O_SYMBOLIC("aten::select_scatter", 9) {
     fail(ctx.kind() + ": index " + std::to_string(index) + " out of range for a dim of size " + std::to_string(D));
   if (D >= 0 && index < 0) index += D;
   int64_t end = index == -1 ? kInt64Max : index + 1;  // the last item of a dynamic axis
-  Value updates = unsqueeze(ctx, to_dtype(ctx, src, x.dtype()), {axis});
-  scatter_into(ctx, x, updates, false, axis, index, end, 1);
+  scatter_into(ctx, x, unsqueeze(ctx, value, {axis}), false, axis, index, end, 1);
 }

@@ -16,7 +16,8 @@
 // Tensors are left alone (to the core's lost-write refusal) when an alias of them could see a
 // write without being rewritten: a view that is not exact (expand, unbind, as_strided, ...), a view
 // leaving its block, the tensor carried by a loop or returned by a block while it is written
-// afterwards.
+// afterwards. (A loop body's carried input that the body returns in its own slot is threaded: the
+// body returns its newest value.)
 #include "prepare/passes.hpp"
 #include "common/view_ops.hpp"
 
@@ -214,7 +215,11 @@ bool analyze(Value* t, Aliases& a) {
       if (user->kind() == c10::prim::Loop) return false;
       if (user->kind() == c10::prim::Return && !is_top_return(user)) {
         Node* owner = user->owningBlock()->owningNode();
-        if (owner->kind() != c10::prim::If || written_after(owner)) return false;
+        // A loop body carrying its own carried input on (`done = f(done)` in a while loop, f
+        // inlined): the body returns t's newest value in the same slot.
+        bool carried_on = owner->kind() == c10::prim::Loop && t->node()->kind() == c10::prim::Param &&
+                          t->node()->owningBlock() == user->owningBlock() && use.offset == t->offset();
+        if (!carried_on && (owner->kind() != c10::prim::If || written_after(owner))) return false;
       }
       // A list or tuple holding t, read after a write: it holds the written tensor.
       if (user->kind() == c10::prim::ListConstruct || user->kind() == c10::prim::TupleConstruct)
