@@ -128,6 +128,32 @@ void ValueTable::add_constant(const torch::jit::Node* node) {
       items.push_back(add(std::move(item)));
     }
     r.items = std::move(items);
+  } else if (iv->isTuple()) {
+    // A tuple constant propagation folded (`return torch.zeros(5), torch.zeros(5)` in a branch),
+    // held as the host holds tuples: a list of its items.
+    r.kind = T2O_KIND_LIST;
+    size_t k = 0;
+    for (const c10::IValue& element : iv->toTupleRef().elements()) {
+      ValueRec item;
+      item.constant = true;
+      if (element.isNone()) {
+        item.kind = T2O_KIND_NONE;
+      } else if (element.isTensor()) {
+        item = constant_tensor(element.toTensor(), node,
+                               out->hasDebugName() ? out->debugName() + "_" + std::to_string(k++) : "");
+      } else if (element.isInt() || element.isBool()) {
+        item.kind = element.isInt() ? T2O_KIND_INT : T2O_KIND_BOOL;
+        item.i = element.isInt() ? element.toInt() : element.toBool();
+        item.f = (double)item.i;
+      } else if (element.isDouble()) {
+        item.kind = T2O_KIND_FLOAT;
+        item.f = element.toDouble();
+        item.i = (int64_t)item.f;
+      } else {
+        throw ExportError("constant tuple holding " + element.tagKind() + " at " + location_of(node) + " is not supported");
+      }
+      r.items.push_back(add(std::move(item)));
+    }
   } else {
     r.kind = T2O_KIND_OTHER;
     r.s = iv->tagKind();
