@@ -5,8 +5,9 @@
 
 Writes OUT_DIR/MODEL/model.pt: torchvision's MODEL with random weights (seeded), wrapped to take one
 image float32[3,H,W] and return a flat tuple (boxes, scores, labels[, masks | keypoints,
-keypoint scores]), traced at 240x320; OUT_DIR/MODEL/export.json ({"cli_args": [...]}: --input at the
-example size, --dynamic-axes image=1,2); and OUT_DIR/MODEL/size_K/ (K = 0: the example image,
+keypoint scores]), traced at 240x320 (or saved by torch2onnx.save with that image: SAVED_WITH_EXAMPLE);
+OUT_DIR/MODEL/export.json ({"cli_args": [...]}: --input at the example size, --dynamic-axes image=1,2,
+--dynamic-input); and OUT_DIR/MODEL/size_K/ (K = 0: the example image,
 K = 1: an image of another size, K >= 2: EXTRA_IMAGES) with the input and PyTorch's outputs, meta.json as
 tests/ort/compare.js reads it. compare_detections.js says how the outputs are compared.
 
@@ -15,7 +16,8 @@ random weights and weights_backbone=None: Faster R-CNN (its MobileNetV3-Large 32
 SSDlite (its MobileNetV3-Large builder), SSD300 (its VGG-16 builder: the image is resized to a fixed
 300x300 inside the model), RetinaNet, FCOS, Mask R-CNN, Keypoint R-CNN (each with
 torchvision's ResNet-18 FPN backbone, resnet_fpn_backbone, instead of the builders' ResNet-50, to
-keep the tests fast). A few classes keep random scores
+keep the tests fast), and Mask R-CNN with torchvision's ResNet-50 FPN builder (maskrcnn_resnet50_fpn as
+PyTorch's ONNX test exports it; maskrcnn_resnet50_fpn_score_thresh0 as issue 43 reports it). A few classes keep random scores
 above the score thresholds, so every model returns detections.
 Regenerated only when this file changes (make_fixtures.generate_once: one process generates, others
 wait for it).
@@ -25,7 +27,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixtures"))
+sys.path.insert(0, os.path.join(SOURCE_DIR, "python"))
 
 EXAMPLE_HW = (240, 320)
 OTHER_HW = (288, 224)  # another size and aspect ratio: the exported graph must not have baked 240x320 in
@@ -36,7 +40,16 @@ DYNAMIC_RUN_HW = (320, 240)
 NUM_CLASSES = 5
 # More images for some models, after the example and OTHER_HW (size_2, ...): PyTorch's test of Mask
 # R-CNN runs its export on another size and on a flat image with another number of detections.
-EXTRA_IMAGES = {"maskrcnn_resnet50_fpn": ["other:250x380", "flat:100x100"]}
+# Models saved as a Python user saves them, by torch2onnx.save with the example image and dynamic H and W
+# (its signature in the .pt: the export needs only --dynamic-input): the example runs are fed that
+# image (resized copies at the other sizes) instead of made-up noise, so they all see what a real image
+# gives, e.g. as many proposals as the RPN keeps at most.
+SAVED_WITH_EXAMPLE = {"maskrcnn_resnet50_fpn_score_thresh0"}
+# Kinds: other (smooth random, as the example), flat (every pixel 0.3), noise (standard normal).
+EXTRA_IMAGES = {"maskrcnn_resnet50_fpn": ["other:250x380", "flat:100x100"],
+                # Noise at the example size: the RPN keeps 138 proposals after NMS, where every example
+                # run (the example image and its resized copies) kept its maximum, 1000.
+                "maskrcnn_resnet50_fpn_score_thresh0": ["noise:240x320"]}
 
 
 def build(name):
@@ -90,6 +103,15 @@ def build(name):
         # none on the flat image of EXTRA_IMAGES (its random scores are about 0.24).
         return D.maskrcnn_resnet50_fpn(weights=None, weights_backbone=None, min_size=200, max_size=300,
                                        box_score_thresh=0.5)
+    if name == "maskrcnn_resnet50_fpn_score_thresh0":
+        # Issue 43: torchvision's builder at the example size with every detection kept (score
+        # threshold 0: always the 100 of the cap). Every example run's RPN keeps its 1000 proposals,
+        # a count that follows the data (NMS) and that the box head splits per image: the split's
+        # parts must keep it dynamic, or the graph fails on an image with fewer (EXTRA_IMAGES).
+        # NUM_CLASSES keeps the test fast: ONNX Runtime's NonMaxSuppression over 91 classes' 90000
+        # candidates takes 4 s (PyTorch's: 0.3 s).
+        return D.maskrcnn_resnet50_fpn(weights=None, weights_backbone=None, num_classes=NUM_CLASSES,
+                                       min_size=240, max_size=320, box_score_thresh=0.0)
     if name == "keypointrcnn_resnet18_fpn":
         return D.KeypointRCNN(resnet18_fpn(), NUM_CLASSES, num_keypoints=5, **size)
     raise SystemExit(f"unknown model {name}")
@@ -144,7 +166,8 @@ def main():
     import make_fixtures as mf
 
     target = os.path.join(out_dir, name)
-    mf.generate_once(target, __file__, lambda _digest: generate(target, name), fresh=True)
+    extra = [os.path.join(SOURCE_DIR, "python", "torch2onnx", "__init__.py")] if name in SAVED_WITH_EXAMPLE else []
+    mf.generate_once(target, __file__, lambda _digest: generate(target, name), fresh=True, extra_sources=extra)
 
 
 def generate(target, name):
@@ -191,16 +214,24 @@ def generate(target, name):
     other = torch.rand(3, OTHER_HW[0] // 8, OTHER_HW[1] // 8)
     other = torch.nn.functional.interpolate(other[None], size=OTHER_HW, mode="bilinear")[0]
 
-    with torch.no_grad():
-        traced = torch.jit.trace(model, (example,), check_trace=False)
     pt = os.path.join(target, "model.pt")
-    traced.save(pt)
+    if name in SAVED_WITH_EXAMPLE:
+        import torch2onnx
+
+        torch2onnx.save(model, (example,), pt, input_names=["image"],
+                        dynamic_axes={"image": {1: "height", 2: "width"}})
+    else:
+        with torch.no_grad():
+            traced = torch.jit.trace(model, (example,), check_trace=False)
+        traced.save(pt)
     images = [example, other]
     for extra in EXTRA_IMAGES.get(name, []):
         kind, hw = extra.split(":")
         h, w = (int(v) for v in hw.split("x"))
         if kind == "flat":
             images.append(torch.ones(3, h, w) * 0.3)
+        elif kind == "noise":
+            images.append(torch.randn(3, h, w))
         else:
             image = torch.rand(3, h // 8, w // 8)
             images.append(torch.nn.functional.interpolate(image[None], size=(h, w), mode="bilinear")[0])
@@ -211,8 +242,10 @@ def generate(target, name):
         meta["model_name"] = name
         with open(os.path.join(d, "meta.json"), "w") as f:
             json.dump(meta, f, indent=1)
-    args = ["--input", mf.cli_spec(example), "--input-names", "image", "--dynamic-axes", "image=1:height,2:width",
-            "--dynamic-input", "float32[3,%d,%d]" % DYNAMIC_RUN_HW]
+    args = ["--input", mf.cli_spec(example), "--input-names", "image", "--dynamic-axes", "image=1:height,2:width"]
+    if name in SAVED_WITH_EXAMPLE:
+        args = []
+    args += ["--dynamic-input", "float32[3,%d,%d]" % DYNAMIC_RUN_HW]
     with open(os.path.join(target, "export.json"), "w") as f:
         json.dump({"cli_args": args, "sizes": len(images)}, f, indent=1)
 
