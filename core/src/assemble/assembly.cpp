@@ -34,6 +34,13 @@ void fill_value_info(Session& s, onnx::ValueInfoProto* info, t2o_value v, const 
         alt = t->alt_dims;
         first = t->run_dims;
         rank = (int32_t)dims.size();
+      } else if (rank < 0 && !t->run_dims.empty() && t->alt_dims.size() == t->run_dims.size()) {
+        // No one rank on every path (an If whose branches return tensors of different ranks), but
+        // the example runs returned one: declared with that rank, every dim dynamic, as torch.onnx
+        // declares the example output's type (a main graph's outputs must have a rank). ONNX
+        // Runtime returns another path's result in its own shape.
+        rank = (int32_t)t->run_dims.size();
+        dims.assign(t->run_dims.size(), -1);
       }
     }
   }
