@@ -309,10 +309,18 @@ ConvertedModel assemble(Session& s) {
     throw ExportError("the model returns only empty lists of tensors (empty at every size the example runs used): "
                       "PyTorch's flattened outputs hold no tensor, and an ONNX model needs at least one output");
 
+  // Names for the first outputs (or all); the rest keep their default names output_K, as torch.onnx
+  // lets output_names name the first outputs only.
   const auto& given = s.options.output_names;
-  if (!given.empty() && given.size() != flat.size())
+  if (given.size() > flat.size())
     throw ExportError("--output-names gives " + std::to_string(given.size()) + " name(s) but the model has " +
                       std::to_string(flat.size()) + " output(s)");
+  // A default name a given one already took (names for the first outputs only: output_names=["output_1"]
+  // with output 1's default also output_1) goes to a fresh name; a name given twice is an error.
+  auto defaulted = [&](size_t k, const std::string& name) {
+    return k >= given.size() || (name == "output_" + std::to_string(k) &&
+                                 std::find(given.begin(), given.begin() + (long)k, name) != given.begin() + (long)k);
+  };
   // The ONNX outputs: one per flattened output, or three for a quantized one in torch.onnx's form
   // (NAME_value, NAME_scale, NAME_zero_point; convert/quantized_values.hpp), made before the producers
   // of the main graph's values are listed.
@@ -326,7 +334,7 @@ ConvertedModel assemble(Session& s) {
   std::vector<Out> onnx_outs;
   std::vector<std::string> quantized_boundary;  // DequantizeLinear outputs a quantized result may leave unread
   for (size_t k = 0; k < flat.size(); ++k) {
-    std::string name = given.empty() ? "output_" + std::to_string(k) : given[k];
+    std::string name = k < given.size() ? given[k] : "output_" + std::to_string(k);
     const torch::jit::Value* source = flat[k].quantized_source;
     const TensorInfo* t = source ? s.types.find(source) : nullptr;
     const auto kind = s.values.rec(flat[k].handle).kind;
@@ -378,7 +386,9 @@ ConvertedModel assemble(Session& s) {
     std::string inner = s.values.rec(t).onnx;
     if (s.graph.name_taken(name) && !(producer.count(inner) && inner == name)) {
       // The wanted name is taken (e.g. an input); only a fresh name works.
-      if (!given.empty() || std::find(s.input_names.begin(), s.input_names.end(), name) != s.input_names.end())
+      bool is_input = std::find(s.input_names.begin(), s.input_names.end(), name) != s.input_names.end();
+      if (defaulted(k, name) && !is_input) name = s.graph.unique_name(name);
+      else if (!given.empty() || is_input)
         throw ExportError("output name '" + name + "' is already used by an input or another output");
     }
     s.graph.reserve_name(name);
