@@ -442,7 +442,7 @@ TEST(Pt2, WorldCheckListsUnconvertible) {
 }
 
 TEST(Pt2, BadInputsAreOneLine) { EXPECT_GE(bad_inputs_are_one_line(kBasic), 8); }
-TEST(Pt2, WorldBadInputsAreOneLine) { EXPECT_GE(bad_inputs_are_one_line(kWorld), 5); }
+TEST(Pt2, WorldBadInputsAreOneLine) { EXPECT_GE(bad_inputs_are_one_line(kWorld), 3); }
 
 }  // namespace
 }  // namespace t2o_e2e

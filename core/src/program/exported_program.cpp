@@ -32,6 +32,13 @@ class StateModule {
   std::shared_ptr<torch::jit::CompilationUnit> unit() const { return cu_; }
 
   void add(const std::string& fqn, const at::Tensor& t, bool is_parameter, const JsonAt& where) {
+    // The same state read through two placeholders (2.6 lifts a scan's parameters a second time): one
+    // attribute, both placeholders read it.
+    if (auto seen = added_.find(fqn); seen != added_.end()) {
+      if (seen->second != t.unsafeGetTensorImpl()) where.fail("'" + fqn + "' is named twice in the program's state");
+      return;
+    }
+    added_.emplace(fqn, t.unsafeGetTensorImpl());
     auto parts = split(fqn, where);
     torch::jit::Module m = root_;
     for (size_t i = 0; i + 1 < parts.size(); ++i) {
@@ -70,6 +77,8 @@ class StateModule {
   }
 
  private:
+  std::unordered_map<std::string, const c10::TensorImpl*> added_;  // fqn -> the tensor registered under it
+
   torch::jit::Module make(const std::string& name) {
     torch::jit::Module m(c10::QualifiedName("__torch__.torch2onnx.program." + name), cu_, /*shouldMangle=*/true);
     m.register_attribute("training", c10::BoolType::get(), false);

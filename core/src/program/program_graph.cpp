@@ -185,8 +185,8 @@ std::string describe_unknown(const std::string& path, const std::vector<CustomOp
   bool all_hops = true;
   for (const auto& u : uses) all_hops = all_hops && u.op.rfind("higher_order.", 0) == 0;
   std::string s = all_hops ? path + ": the program calls " + std::to_string(uses.size()) +
-                                 " higher-order operator(s) torch2onnx does not convert yet (only cond, while_loop and "
-                                 "the no_grad/autocast regions): "
+                                 " higher-order operator(s) torch2onnx does not convert yet (only cond, while_loop, map, "
+                                 "scan and the no_grad/autocast regions): "
                            : path + ": the program calls " + std::to_string(uses.size()) + " op(s) that libtorch " +
                                  TORCH_VERSION + " (with torch2onnx's compatibility library) and no loaded pack know: ";
   for (size_t i = 0; i < uses.size(); ++i) {
@@ -372,7 +372,7 @@ Value* ProgramGraphBuilder::argument_value(const JsonAt& arg, const c10::TypePtr
     return constant(xs);
   }
   if (key == "as_graph")
-    arg.fail("a subgraph argument (torch.cond, while_loop, map or scan): higher-order operators are not converted yet");
+    arg.fail("a subgraph argument outside a higher-order operator torch2onnx converts (cond, while_loop, map, scan)");
   if (key == "as_custom_obj") arg.fail("a TorchBind object argument cannot be converted");
   if (key == "as_operator") arg.fail("an operator argument (" + v.str() + ") cannot be converted");
   arg.fail("an argument of kind '" + key + "' cannot be converted");
@@ -564,8 +564,88 @@ void ProgramGraphBuilder::add_higher_order(const JsonAt& node, const std::string
     bind_results(node, outs);
     return;
   }
-  note_unknown("higher_order." + name, node);  // map_impl and scan: no Loop/Scan form yet
+  if (name == "map_impl" || name == "scan") return add_scan(node, name);
+  note_unknown("higher_order." + name, node);
   poison_outputs(node);
+}
+
+// map_impl(f, xs, pos_args) and scan(combine_fn, init, xs, [dim, reverse,] additional_inputs) (2.6
+// writes dim and reverse; 2.14 always scans dim 0 forwards, flipping outside) -> a Loop over the
+// scanned dim: each iteration selects the slice of every xs, inlines the function on (carries, slices,
+// extra operands), carries its first results on (scan) and appends the others to a list each, stacked
+// along dim 0 after the loop (2.6's scan stacks the steps first whatever dim it scans; 2.14's always
+// scans dim 0): the lists become ONNX sequences (ConcatFromSequence), as a scripted loop that appends
+// does. A reverse scan walks the slices from the end and flips the stacked results back, so ys[i]
+// belongs to xs[i], as PyTorch's scan returns them.
+void ProgramGraphBuilder::add_scan(const JsonAt& node, const std::string& name) {
+  const auto inputs = node.at("inputs").items();
+  auto tensors_of = [&](const JsonAt& arg) {
+    std::vector<Value*> values;
+    auto [key, body] = arg.union_member();
+    if (key == "as_tensors")
+      for (const auto& t : body.items()) values.push_back(tensor(t));
+    else if (key != "as_none")
+      arg.fail(name + ": a list of tensors expected, found '" + key + "'");
+    return values;
+  };
+  const bool is_map = name == "map_impl";
+  if (is_map ? inputs.size() != 3 : (inputs.size() != 4 && inputs.size() != 6))
+    node.at("inputs").fail(name + " takes " + (is_map ? "3" : "4 or 6") + " arguments, found " +
+                           std::to_string(inputs.size()));
+  const auto& fn = inputs[0].at("arg").at("as_graph");
+  const std::vector<Value*> init = is_map ? std::vector<Value*>{} : tensors_of(inputs[1].at("arg"));
+  const std::vector<Value*> xs = tensors_of(inputs[is_map ? 1 : 2].at("arg"));
+  const std::vector<Value*> extra = tensors_of(inputs.back().at("arg"));
+  int64_t dim = 0;
+  bool reverse = false;
+  if (inputs.size() == 6) {
+    dim = inputs[3].at("arg").at("as_int").integer();
+    reverse = inputs[4].at("arg").at("as_bool").boolean();
+  }
+  if (xs.empty()) inputs[is_map ? 1 : 2].at("arg").fail(name + " over no tensor (nothing gives the trip count)");
+  const size_t n_results = fn.at("graph").at("outputs").size();
+  if (n_results < init.size())
+    fn.at("graph").at("outputs").fail(name + "'s function gives " + std::to_string(n_results) + " values for " +
+                                      std::to_string(init.size()) + " carried ones");
+  const size_t n_stacked = n_results - init.size();
+
+  auto constant = [&](int64_t v) { return graph_.insertConstant(v); };
+  Value* trips = graph_.insert(c10::aten::size, {xs[0], constant(dim)});
+  std::vector<Value*> lists;
+  for (size_t k = 0; k < n_stacked; ++k)
+    lists.push_back(graph_.insertNode(graph_.createList(c10::TensorType::get(), {}))->output());
+  std::vector<Value*> loop_inputs = {trips, graph_.insertConstant(true)};
+  loop_inputs.insert(loop_inputs.end(), init.begin(), init.end());
+  auto* loop = graph_.insertNode(graph_.create(c10::prim::Loop, loop_inputs, init.size()));
+  auto* body = loop->addBlock();
+  Value* i = body->addInput()->setType(c10::IntType::get());
+  std::vector<Value*> operands;
+  for (auto* c : init) operands.push_back(body->addInput()->setType(c->type()));
+  {
+    torch::jit::WithInsertPoint here(body);
+    Value* at = i;
+    if (reverse)  // n - 1 - i
+      at = graph_.insert(c10::aten::sub, {graph_.insert(c10::aten::sub, {trips, constant(1)}), i});
+    for (auto* x : xs) operands.push_back(graph_.insert(c10::aten::select, {x, constant(dim), at}));
+    operands.insert(operands.end(), extra.begin(), extra.end());
+    auto outs = inline_subgraph(fn, operands);
+    if (!unknown_.empty()) return poison_outputs(node);
+    for (size_t k = 0; k < n_stacked; ++k) graph_.insert(c10::aten::append, {lists[k], outs[init.size() + k]});
+    body->registerOutput(graph_.insertConstant(true));
+    for (size_t k = 0; k < init.size(); ++k) body->registerOutput(outs[k]);
+  }
+  std::vector<Value*> results;
+  for (size_t k = 0; k < init.size(); ++k) results.push_back(loop->output(k)->setType(init[k]->type()));
+  for (size_t k = 0; k < n_stacked; ++k) {
+    // 2.6's scan stacks the per-step results along dim 0 whatever dim it scans (its ys are [steps, ...]).
+    Value* stacked = graph_.insert(c10::aten::stack, {lists[k], constant(0)});
+    if (reverse) {
+      Value* dims = graph_.insertNode(graph_.createList(c10::IntType::get(), {constant(0)}))->output();
+      stacked = graph_.insert(c10::aten::flip, {stacked, dims});
+    }
+    results.push_back(stacked);
+  }
+  bind_results(node, results);
 }
 
 void ProgramGraphBuilder::add_nodes(const JsonAt& nodes) {

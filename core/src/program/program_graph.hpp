@@ -62,6 +62,7 @@ class ProgramGraphBuilder {
   torch::jit::Value* symbol(const JsonAt& sym_argument, const char* kind);
   void bind_outputs(const JsonAt& node, torch::jit::Node* n, const c10::FunctionSchema& schema);
   void add_higher_order(const JsonAt& node, const std::string& name);
+  void add_scan(const JsonAt& node, const std::string& name);  // map_impl and scan: a Loop over a dim
   std::vector<torch::jit::Value*> inline_subgraph(const JsonAt& graph_argument,
                                                   const std::vector<torch::jit::Value*>& inputs);
   void bind_results(const JsonAt& node, const std::vector<torch::jit::Value*>& results);
