@@ -154,6 +154,21 @@ def _rebuild(value: Any, tensors: Sequence[torch.Tensor], pos: List[int]) -> Any
     return value
 
 
+def _fresh(value: Any) -> Any:
+    """`value` with every tensor replaced by a copy: each call save() makes gets its own, so a model
+    that writes into its inputs (x.set_(y), x.add_(1)) neither changes the user's tensors nor the
+    example values and specs save() records (those of the arguments as given)."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone()
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # namedtuple
+        return type(value)(*[_fresh(v) for v in value])
+    if isinstance(value, (tuple, list)):
+        return type(value)(_fresh(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    return value
+
+
 def _flatten_outputs(value: Any, out: List[torch.Tensor]) -> None:
     if isinstance(value, torch.Tensor):
         out.append(value)
@@ -443,7 +458,7 @@ def _trace(wrapper: torch.nn.Module, tensors: Tuple[torch.Tensor, ...], restore)
     symbolic() is refused, naming it: torch.onnx would build its ONNX nodes by calling that Python
     method, which an export without Python cannot."""
     try:
-        traced = torch.jit.trace(wrapper, tensors, check_trace=False, strict=False)
+        traced = torch.jit.trace(wrapper, _fresh(tensors), check_trace=False, strict=False)
     except RuntimeError as e:
         if "Tracer cannot set value trace" not in str(e):
             raise
@@ -468,7 +483,7 @@ def _trace(wrapper: torch.nn.Module, tensors: Tuple[torch.Tensor, ...], restore)
                 "torch2onnx_ops.symbolic(...) for that node instead (docs/guide/torch_onnx_ops.md), or remove "
                 "symbolic() to export the ops of its forward()")
     with _forward_ops(functions):
-        traced = torch.jit.trace(wrapper, tensors, check_trace=False, strict=False)
+        traced = torch.jit.trace(wrapper, _fresh(tensors), check_trace=False, strict=False)
     left = _python_ops(traced.inlined_graph)
     if left:
         raise ValueError(f"torch2onnx.save: the traced model still calls Python ({left[0]}), which TorchScript "
@@ -505,7 +520,7 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
     keep_script, output_count = False, 0
     if isinstance(model, torch.jit.ScriptModule):
         with _trace_mode(model, mode):  # (its state put back afterwards: the model as save() got it)
-            result = model(*args, **kwargs)
+            result = model(*_fresh(args), **_fresh(kwargs))
         keep_script, output_count = _returns_numbers(result), _count_script_outputs(result)
     if keep_script:
         args, kwargs = _script_positional(model, args, kwargs), {}
@@ -521,7 +536,7 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
     else:
         wrapper = _Flat(model, args, kwargs)
         with _trace_mode(model, mode) as restore:
-            _flatten_outputs(model(*args, **kwargs), outputs)
+            _flatten_outputs(model(*_fresh(args), **_fresh(kwargs)), outputs)
             restore()  # the trace starts from the state the model has now, as the eager run did
             wrapper.eager_dtypes = [o.dtype for o in outputs]
             traced = _trace(wrapper, tuple(flat.tensors), restore)
