@@ -123,6 +123,23 @@ def main():
                     res.append(res_replicate[-1])
             return res, res_replicate
 
+    class ListConcatRuntimeLists(torch.nn.Module):
+        # two lists built at run time (ONNX sequences) joined: no ONNX op concatenates sequences (a
+        # run-time list plus a list built in the graph is a SequenceInsert chain, as torch.onnx)
+        def forward(self, x):
+            a: List[torch.Tensor] = []
+            b: List[torch.Tensor] = []
+            for i in range(x.size(0)):
+                a.append(x[i])
+                b.append(x[i] * 2)
+            return torch.stack(a + b)
+
+    class SliceStepRuntime(torch.nn.Module):
+        # a slice written with a step read at run time: the written positions are a Range (opset 11)
+        def forward(self, x, z):
+            x[0::z] = 1
+            return x
+
     class DictPop(torch.nn.Module):
         def forward(self, x):
             out: Dict[str, torch.Tensor] = {"a": x, "b": x * 2}
@@ -161,6 +178,8 @@ def main():
     torch.jit.script(OptionalLoop()).save(os.path.join(out, "optional_loop.pt"))
     torch.jit.script(OptionalIntoOp()).save(os.path.join(out, "optional_into_op.pt"))
     torch.jit.script(EmptyListsOnly()).save(os.path.join(out, "empty_lists_only.pt"))
+    torch.jit.script(ListConcatRuntimeLists()).save(os.path.join(out, "list_concat_runtime_lists.pt"))
+    torch.jit.trace(SliceStepRuntime(), (torch.zeros(6, 3), torch.tensor(2))).save(os.path.join(out, "slice_step_runtime.pt"))
 
 
 if __name__ == "__main__":

@@ -84,7 +84,12 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"optional_into_op", {"float32[2,3]", "float32[4,3]", "bool[]"}, 16,
                 {"aten::linear", "'bias' is an Optional that is None on some run-time path"}},
         Refusal{"empty_lists_only", {"float32[4,4,3,4]"}, 14,
-                {"the model returns only empty lists of tensors", "at least one output"}}),
+                {"the model returns only empty lists of tensors", "at least one output"}},
+        Refusal{"list_concat_runtime_lists", {"float32[3,4]"}, 17,
+                {"aten::add", "concatenating two lists built at run time", "no op that joins sequences"},
+                {"--dynamic-axes", "x=0"}},
+        Refusal{"slice_step_runtime", {"float32[6,3]", "int64[]"}, 10,
+                {"aten::slice_scatter", "a step computed at run time", "needs --opset 11 (Range)"}}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return std::string(info.param.model); });
 
 }  // namespace
