@@ -57,12 +57,7 @@ def case(name, opsets=(17,), core=False, rtol=1e-4, plugin_path=None, needs=None
 
 # Cases whose declared ONNX output dims differ from the program's recorded ones (output_dims in the
 # index: symbols of the inputs kept, fixed sizes fixed, unbacked sizes their own dim_param).
-KNOWN_DIMS_FAILURES = {
-    **dict.fromkeys(["cond_params", "cond_params_core", "while_count", "while_count_core", "while_params",
-                     "data_dependent_item", "scan_rnn_reverse"],
-                    "a size the program records as fixed (3) is declared as a dim_param: only the program's "
-                    "symbolic output dims are taken from it, the rest from the example runs"),
-}
+KNOWN_DIMS_FAILURES = {}
 
 
 def line_of(marker):

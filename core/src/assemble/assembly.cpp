@@ -268,7 +268,7 @@ ConvertedModel assemble(Session& s) {
   // Tuple and list outputs are flattened into one ONNX output per tensor, in order, as torch.onnx does.
   struct Flat {
     t2o_value handle;
-    const torch::jit::Value* torch_value;  // for the recorded type; null for list items
+    const torch::jit::Value* torch_value;  // for the recorded type; null for list items of unknown source
     // A list item's own TorchScript value (the list built by prim::ListConstruct/TupleConstruct), for
     // whether it is quantized and its grid; the output itself otherwise.
     const torch::jit::Value* quantized_source;
@@ -302,7 +302,9 @@ ConvertedModel assemble(Session& s) {
               if (s.values.is_bound(n->inputs()[i]) && s.values.handle_of(n->inputs()[i]) == items[i])
                 sources[i] = n->inputs()[i];
         }
-        for (size_t i = 0; i < items.size(); ++i) flatten(items[i], nullptr, sources[i], list ? list : source);
+        // An item whose own TorchScript value is known (a returned tuple's element: a program's outputs)
+        // is typed from the runs as an output of its own is.
+        for (size_t i = 0; i < items.size(); ++i) flatten(items[i], sources[i], sources[i], list ? list : source);
       };
   for (auto* o : outs) flatten(s.values.handle_of(o), o, o, nullptr);
   if (flat.empty() && !outs.empty())

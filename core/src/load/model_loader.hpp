@@ -24,6 +24,7 @@ struct PreparedModel {
   std::vector<at::Tensor> example_values;  // the first example run's inputs (--example-inputs); empty: made up
   std::vector<std::string> state_in_call;  // attributes forward() writes, computed within one call (state_in_call.cpp)
   std::vector<std::string> dropped_state_updates;  // running statistics not exported (training mode; running_stats.cpp)
+  std::vector<std::vector<int64_t>> output_sizes;  // a .pt2's fixed output sizes, per output (-1: not fixed)
 };
 
 // Throws ExportError with one line for a missing, unreadable, non-TorchScript or corrupt file.

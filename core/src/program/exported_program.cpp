@@ -458,7 +458,16 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
                            out.dynamic_axes.end());
     if (out.dynamic_axes.empty()) out.dynamic_inputs.clear();
   }
-  // Output dims the program records as symbolic, under the names the inputs' dims use.
+  // Output dims the program records as symbolic, under the names the inputs' dims use; the fixed ones.
+  for (size_t k = 0; k < user_output_tensors.size(); ++k) {
+    std::vector<int64_t> sizes;
+    if (!user_output_tensors[k].empty() && tensor_values.has(user_output_tensors[k].c_str()))
+      for (const auto& dim : tensor_values.at(user_output_tensors[k].c_str()).at("sizes").items()) {
+        auto [key, v] = dim.union_member();
+        sizes.push_back(key == "as_int" ? v.integer() : -1);
+      }
+    out.output_sizes.push_back(std::move(sizes));  // empty: not a tensor, or not recorded
+  }
   if (!out.output_names.empty())
     for (size_t k = 0; k < user_output_tensors.size() && k < out.output_names.size(); ++k) {
       if (user_output_tensors[k].empty() || !tensor_values.has(user_output_tensors[k].c_str())) continue;

@@ -34,6 +34,10 @@ struct LoadedProgram {
   // Symbolic dims of the outputs as the program records them (u0 for a nonzero count, s0 where it
   // follows an input): the dims the example runs cannot tell from a coincidence.
   std::vector<DynamicAxes> output_axes;
+  // Each user output's sizes as the program records them: the fixed ones, -1 where symbolic. A size
+  // fixed for every input the program accepts, which the example runs may take as varying (computed
+  // from a number read from the data), is declared fixed.
+  std::vector<std::vector<int64_t>> output_sizes;
   std::vector<InputSpec> dynamic_inputs;  // the second example run's sizes, inside the ranges
   std::vector<std::pair<std::string, at::Tensor>> examples;  // the program's sample inputs, if saved
   std::map<std::string, SymbolRange> ranges;  // range_constraints of the symbols the inputs use

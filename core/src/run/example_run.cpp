@@ -588,6 +588,13 @@ DynamicAxesPlan ExampleRun::record(TypeTable& types) {
     if (made_new_values(model_.graph->block(), before)) run_all(types, shapes, varied, plan);
     else derive(types, shapes, varied, plan);
   }
+  // Output sizes a torch.export program records as fixed hold for every input it accepts, also where
+  // the runs could not tell (a size computed from a number read from the data marks every dim).
+  for (size_t k = 0; k < model_.graph->outputs().size() && k < model_.output_sizes.size(); ++k)
+    if (TensorInfo* info = types.find(model_.graph->outputs()[k]))
+      if (info->known_rank && !info->list_elements && info->dims.size() == model_.output_sizes[k].size())
+        for (size_t d = 0; d < info->dims.size(); ++d)
+          if (info->dims[d] < 0 && model_.output_sizes[k][d] >= 0) info->dims[d] = model_.output_sizes[k][d];
   if (std::getenv("T2O_DEBUG_TYPES")) {
     std::function<void(torch::jit::Block*, int)> dump = [&](torch::jit::Block* b, int depth) {
       for (auto* n : b->nodes()) {

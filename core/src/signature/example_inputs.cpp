@@ -295,6 +295,7 @@ ResolvedSignature resolve_signature(const ExportOptions& given, const std::strin
 }
 
 void attach_examples(PreparedModel& model, const ResolvedSignature& resolved) {
+  model.output_sizes = resolved.output_sizes;  // (a .pt2's fixed output sizes travel with its examples)
   if (resolved.examples.empty()) return;
   const auto& names = resolved.options.input_names.size() == model.input_specs.size() ? resolved.options.input_names
                                                                                      : model.argument_names;

@@ -35,9 +35,13 @@ struct ResolvedSignature {
   ExportOptions options;
   std::vector<std::pair<std::string, at::Tensor>> examples;
   std::string examples_source;  // "--example-inputs DIR" or the model, for messages
+  // A torch.export program's output sizes (LoadedProgram::output_sizes) when its own input specs are
+  // used. Empty for TorchScript.
+  std::vector<std::vector<int64_t>> output_sizes;
 };
 ResolvedSignature resolve_signature(const ExportOptions& given, const std::string& model_path);
-// After prepare(): the examples checked against the graph inputs and handed to the example run.
+// After prepare(): the examples checked against the graph inputs and handed to the example run (with
+// a program's output sizes).
 void attach_examples(PreparedModel& model, const ResolvedSignature& resolved);
 
 }  // namespace t2o::core

@@ -51,6 +51,7 @@ OpenedProgram open_exported_program(const std::string& path, const ExportOptions
   }
   if (given.dynamic_axes.empty() && given.inputs.empty())
     o.dynamic_axes.insert(o.dynamic_axes.end(), p.output_axes.begin(), p.output_axes.end());
+  if (given.inputs.empty()) out.signature.output_sizes = p.output_sizes;
   if (!given.example_inputs_dir.empty()) {
     out.signature.examples = read_example_dir(given.example_inputs_dir);
     out.signature.examples_source = "--example-inputs " + given.example_inputs_dir;
