@@ -178,20 +178,7 @@ t2o_value numbers_as_tensor(Session& s, t2o_value v, const torch::jit::Value* tv
   }
   const int32_t dtype = all_bool ? onnx::TensorProto::BOOL : any_float ? onnx::TensorProto::DOUBLE : onnx::TensorProto::INT64;
   auto emit = [&](const char* op, std::vector<t2o_value> inputs, const t2o_attr* attr) {
-    t2o_node_spec spec{};
-    spec.struct_size = sizeof spec;
-    spec.op_type = op;
-    spec.domain = "";
-    spec.inputs = inputs.data();
-    spec.num_inputs = (int32_t)inputs.size();
-    spec.num_outputs = 1;
-    spec.attrs = attr;
-    spec.num_attrs = attr ? 1 : 0;
-    t2o_value out = T2O_NO_VALUE;
-    std::string error;
-    if (emit_node(s.values, s.graph, spec, &out, error) == T2O_NO_VALUE)
-      throw ExportError(std::string("internal: returning Python numbers as a tensor: ") + op + ": " + error);
-    return out;
+    return emit_one(s, op, std::move(inputs), attr);
   };
   int64_t to = dtype, axis = 0;
   t2o_attr cast_to{}, concat_axis{};
