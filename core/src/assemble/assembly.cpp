@@ -96,20 +96,7 @@ std::vector<DynamicValue> collect_dynamic_values(Session& s, const std::unordere
 // Emits one node with one output; attrs: none or one.
 t2o_value emit_one(Session& s, const char* op, std::vector<t2o_value> inputs, const t2o_attr* attr = nullptr,
                    int32_t num_attrs = 1) {
-  t2o_node_spec spec{};
-  spec.struct_size = sizeof spec;
-  spec.op_type = op;
-  spec.domain = "";
-  spec.inputs = inputs.data();
-  spec.num_inputs = (int32_t)inputs.size();
-  spec.num_outputs = 1;
-  spec.attrs = attr;
-  spec.num_attrs = attr ? num_attrs : 0;
-  t2o_value out = T2O_NO_VALUE;
-  std::string error;
-  if (emit_node(s.values, s.graph, spec, &out, error) == T2O_NO_VALUE)
-    throw ExportError(std::string("internal: returning Python numbers as a tensor: ") + op + ": " + error);
-  return out;
+  return emit_single(s.values, s.graph, op, std::move(inputs), attr, num_attrs, "returning Python numbers as a tensor");
 }
 
 t2o_attr int_attr(const char* name, const int64_t* value) {
@@ -177,9 +164,6 @@ t2o_value numbers_as_tensor(Session& s, t2o_value v, const torch::jit::Value* tv
     all_bool &= e.kind == T2O_KIND_BOOL;
   }
   const int32_t dtype = all_bool ? onnx::TensorProto::BOOL : any_float ? onnx::TensorProto::DOUBLE : onnx::TensorProto::INT64;
-  auto emit = [&](const char* op, std::vector<t2o_value> inputs, const t2o_attr* attr) {
-    return emit_one(s, op, std::move(inputs), attr);
-  };
   int64_t to = dtype, axis = 0;
   t2o_attr cast_to{}, concat_axis{};
   cast_to.struct_size = concat_axis.struct_size = sizeof(t2o_attr);
@@ -220,16 +204,16 @@ t2o_value numbers_as_tensor(Session& s, t2o_value v, const torch::jit::Value* tv
                       ? s.values.add_initializer(at::scalar_tensor(e.kind == T2O_KIND_FLOAT ? e.f : (double)e.i, at::kDouble),
                                                  dtype)
                       : s.values.materialize(item);
-    if (s.values.rec(t).dtype != dtype) t = emit("Cast", {t}, &cast_to);
+    if (s.values.rec(t).dtype != dtype) t = emit_one(s, "Cast", {t}, &cast_to);
     if (!number) {
       if (one == T2O_NO_VALUE)
         one = s.values.add_initializer(at::tensor(std::vector<int64_t>{1}, at::kLong), onnx::TensorProto::INT64, "one");
-      t = emit("Reshape", {t, one}, nullptr);
+      t = emit_one(s, "Reshape", {t, one});
     }
     parts.push_back(t);
   }
   if (number) return typed(parts[0], 0, {});
-  t2o_value out = parts.size() == 1 ? parts[0] : emit("Concat", parts, &concat_axis);
+  t2o_value out = parts.size() == 1 ? parts[0] : emit_one(s, "Concat", parts, &concat_axis);
   return typed(out, 1, {(int64_t)items.size()});
 }
 

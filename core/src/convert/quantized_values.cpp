@@ -75,19 +75,8 @@ t2o_value emit(Session& s, const char* op, std::vector<t2o_value> inputs, int32_
   to.type = T2O_ATTR_INT;
   to.count = 1;
   to.ints = &cast_to;
-  t2o_node_spec spec{};
-  spec.struct_size = sizeof spec;
-  spec.op_type = op;
-  spec.domain = "";
-  spec.inputs = inputs.data();
-  spec.num_inputs = (int32_t)inputs.size();
-  spec.num_outputs = 1;
-  spec.attrs = cast_to >= 0 ? &to : nullptr;
-  spec.num_attrs = cast_to >= 0 ? 1 : 0;
-  t2o_value result = T2O_NO_VALUE;
-  std::string error;
-  if (emit_node(s.values, s.graph, spec, &result, error) == T2O_NO_VALUE)
-    throw ExportError(std::string("internal: emitting ") + op + " at the graph boundary failed: " + error);
+  t2o_value result = emit_single(s.values, s.graph, op, std::move(inputs), cast_to >= 0 ? &to : nullptr, 1,
+                                 "emitting a node at the graph boundary");
   ValueRec& r = s.values.rec(result);
   r.dtype = dtype;
   r.rank = (int32_t)dims.size();

@@ -437,4 +437,22 @@ void ValueTable::release() {
   type_only_.clear();
 }
 
+t2o_value emit_single(ValueTable& values, GraphBuilder& graph, const char* op, std::vector<t2o_value> inputs,
+                      const t2o_attr* attrs, int32_t num_attrs, const std::string& what) {
+  t2o_node_spec spec{};
+  spec.struct_size = sizeof spec;
+  spec.op_type = op;
+  spec.domain = "";
+  spec.inputs = inputs.data();
+  spec.num_inputs = (int32_t)inputs.size();
+  spec.num_outputs = 1;
+  spec.attrs = attrs;
+  spec.num_attrs = attrs ? num_attrs : 0;
+  t2o_value out = T2O_NO_VALUE;
+  std::string error;
+  if (emit_node(values, graph, spec, &out, error) == T2O_NO_VALUE)
+    throw ExportError("internal: " + what + ": " + op + ": " + error);
+  return out;
+}
+
 }  // namespace t2o::core

@@ -90,6 +90,12 @@ class ValueTable {
 t2o_value emit_node(ValueTable& values, GraphBuilder& graph, const t2o_node_spec& spec, t2o_value* outputs,
                     std::string& error);
 
+// The core's own nodes (graph boundary, returned numbers): one default-domain node with one output
+// and `num_attrs` attributes (none when attrs is null). A failure is an internal ExportError naming
+// `what` and the op.
+t2o_value emit_single(ValueTable& values, GraphBuilder& graph, const char* op, std::vector<t2o_value> inputs,
+                      const t2o_attr* attrs, int32_t num_attrs, const std::string& what);
+
 }  // namespace t2o::core
 
 #endif

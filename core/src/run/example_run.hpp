@@ -102,6 +102,10 @@ class ExampleRun {
   } second_failure_;
 };
 
+// Whether a node writes one of its inputs: its schema marks it, or a normalization updates its
+// running statistics in training mode (their schemas do not say so).
+bool writes_an_input(const torch::jit::Node* n);
+
 // A tensor (or Optional tensor) type, and a list of tensors.
 bool is_tensor_type(const c10::TypePtr& type);
 bool is_tensor_list(const c10::TypePtr& type);
