@@ -2,6 +2,7 @@
 #include "torch2onnx/core/custom_ops.hpp"
 
 #include "assemble/assembly.hpp"
+#include "assemble/local_functions.hpp"
 #include "signature/default_dtype.hpp"
 #include "signature/example_inputs.hpp"
 #include "signature/program_signature.hpp"
@@ -146,6 +147,7 @@ void validate(ConvertedModel& conv, const ExportOptions& options) {
     throw ExportError("ONNX shape inference failed: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
   }
   unname_sequence_symbols(model);
+  if (model.functions_size() > 0) untype_partial_function_values(model);
 }
 
 }  // namespace

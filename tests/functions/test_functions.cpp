@@ -1,8 +1,9 @@
-// --export-modules-as-functions (fixtures: tests/functions/make_function_fixtures.py): models with
-// repeated blocks exported with and without the option; the checker accepts both (export runs it),
-// ONNX Runtime gives the same outputs for both (bit for bit) and matches PyTorch; one FunctionProto
-// per module type, the right number of calls, function attributes where node attributes differ
-// between calls. Bad input (below opset 15, an unknown type name) is one line.
+// --export-modules-as-functions (fixtures: tests/functions/make_function_fixtures.py, and the .pt2
+// programs of tests/pt2): models with repeated blocks exported with and without the option; the
+// checker accepts both (export runs it), ONNX Runtime gives the same outputs for both (bit for bit)
+// and matches PyTorch; one FunctionProto per module type, the right number of calls, function
+// attributes where node attributes differ between calls. Bad input (below opset 15, an unknown type
+// name) is one line.
 #include <gtest/gtest.h>
 
 #include "e2e_util.hpp"
@@ -276,6 +277,125 @@ TEST(FunctionsRefused, EmptyTypeList) {
   EXPECT_EQ(r.exit_code, 2) << r.describe();
   EXPECT_EQ(lines(r.err).size(), 1u) << r.describe();
 }
+
+// --- Programs (.pt2 files of tests/pt2/fixtures, written by PyTorch 2.6 and 2.14): each node's module
+// calls come from its `nn_module_stack`; the exported module's class is the root function, as for
+// TorchScript.
+fs::path program_fixture(const std::string& dir, const std::string& version, const std::string& name) {
+  return source_dir() / "tests" / "pt2" / dir / version / name;
+}
+
+struct ProgramExport {
+  onnx::ModelProto model;
+  RunResult run;
+};
+
+// Exports the program at opset 17 with `extra` options and compares it with PyTorch (compare.js) at
+// the example inputs and at every other input set the fixture has.
+ProgramExport export_program(const fs::path& fixture, const std::vector<std::string>& extra, const std::string& tag) {
+  const fs::path dir = fresh_out_dir() / tag;
+  fs::create_directories(dir);
+  const fs::path out = dir / "model.onnx";
+  std::vector<std::string> args = {cli().string(), "export", (fixture / "model.pt2").string(), "-o", out.string(),
+                                   "--opset", "17"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  ProgramExport e;
+  e.run = run(args);
+  EXPECT_EQ(e.run.exit_code, 0) << e.run.describe();
+  if (e.run.exit_code != 0) return e;
+  std::vector<fs::path> sets = {fixture};
+  for (const auto& entry : fs::directory_iterator(fixture))
+    if (entry.is_directory() && fs::exists(entry.path() / "meta.json")) sets.push_back(entry.path());
+  EXPECT_GE(sets.size(), 2u) << fixture << " has no other input set";
+  for (const auto& set : sets) {
+    const RunResult cmp =
+        run({node(), (source_dir() / "tests" / "ort" / "compare.js").string(), out.string(), set.string()});
+    EXPECT_EQ(cmp.exit_code, 0) << tag << " vs " << set << ":\n" << cmp.describe();
+  }
+  e.model = read_model(out);
+  return e;
+}
+
+int calls_of(const std::map<std::string, int>& n, const std::string& function) {
+  auto it = n.find(function);
+  return it == n.end() ? 0 : it->second;
+}
+
+class FunctionsProgram : public ::testing::TestWithParam<std::string> {};
+
+// A BERT-style encoder: every module type a function, the encoder itself the one call of the main graph.
+TEST_P(FunctionsProgram, EveryModuleType) {
+  const auto e = export_program(program_fixture("fixtures", GetParam(), "bert_encoder"),
+                                {"--export-modules-as-functions"}, "bert");
+  const auto& m = e.model;
+  ASSERT_GT(m.functions_size(), 0) << e.run.describe();
+  EXPECT_EQ(m.ir_version(), 8);
+  ASSERT_EQ(m.graph().node_size(), 1) << m.graph().DebugString();
+  EXPECT_EQ(main_graph_calls(m, "__main__", "BertEncoder"), 1);
+  for (const auto& [domain, name] : std::vector<std::pair<std::string, std::string>>{
+           {"__main__", "BertMhaLayer"},
+           {"__main__", "BertSdpaLayer"},
+           {"torch.nn.modules.activation", "MultiheadAttention"},
+           {"torch.nn.modules.normalization", "LayerNorm"},
+           {"torch.nn.modules.sparse", "Embedding"},
+           {"torch.nn.modules.linear", "Linear"}})
+    EXPECT_TRUE(find_function(m, domain, name)) << domain << "::" << name << " missing";
+  const auto n = calls(m);
+  EXPECT_EQ(calls_of(n, "__main__::BertMhaLayer"), 1);
+  EXPECT_EQ(calls_of(n, "__main__::BertSdpaLayer"), 1);
+  EXPECT_EQ(calls_of(n, "torch.nn.modules.normalization::LayerNorm"), 5);  // ln, and two per layer
+  // ff1, ff2 of both layers, qkv, out, pool (a 2-d input: Gemm, a body of its own, Linear.1)
+  EXPECT_EQ(calls_of(n, "torch.nn.modules.linear::Linear") + calls_of(n, "torch.nn.modules.linear::Linear.1"), 7);
+  EXPECT_EQ(calls_of(n, "torch.nn.modules.sparse::Embedding") + calls_of(n, "torch.nn.modules.sparse::Embedding.1"), 3);
+  // No function of torch2onnx's own making (the module that holds the program's state).
+  for (const auto& f : m.functions()) EXPECT_EQ(f.domain().rfind("torch2onnx", 0), std::string::npos) << f.domain();
+}
+
+// One module called twice in a call of its parent (ResNet's BasicBlock calls self.relu twice; the
+// program tells the calls apart as relu and relu@1): two calls, not one call spanning both.
+TEST_P(FunctionsProgram, TwoCallsOfOneModuleAreTwoCalls) {
+  const auto e = export_program(program_fixture("fixtures", GetParam(), "resnet_tiny"),
+                                {"--export-modules-as-functions=torch.nn.modules.activation.ReLU"}, "relu");
+  const auto& m = e.model;
+  ASSERT_EQ(m.functions_size(), 1) << e.run.describe();
+  EXPECT_EQ(m.functions(0).domain(), "torch.nn.modules.activation");
+  EXPECT_EQ(m.functions(0).name(), "ReLU");
+  int relu_nodes = 0;
+  for (const auto& node : m.graph().node()) relu_nodes += node.op_type() == "Relu";
+  EXPECT_EQ(relu_nodes, 0) << "a ReLU call stayed inlined";
+  EXPECT_EQ(main_graph_calls(m, "torch.nn.modules.activation", "ReLU"), 8);  // stem 1, blocks 2+2, bottleneck 3
+  EXPECT_EQ(e.run.err.find("stays inlined"), std::string::npos) << e.run.err;
+}
+
+// A branch of torch.cond: PyTorch 2.6 records the branch's module calls (inlined, with a warning),
+// 2.14 none; either way the root function holds the If and ONNX Runtime runs it, both branches.
+TEST_P(FunctionsProgram, ModulesInsideCond) {
+  const auto e = export_program(program_fixture("fixtures_world", GetParam(), "cond_params"),
+                                {"--export-modules-as-functions"}, "cond");
+  const auto& m = e.model;
+  ASSERT_EQ(m.graph().node_size(), 1) << m.graph().DebugString();
+  EXPECT_EQ(main_graph_calls(m, "__main__", "CondParams"), 1);
+  if (GetParam() == "torch2.6")
+    EXPECT_NE(e.run.err.find("a (torch.nn.modules.linear.Linear) stays inlined: it is called inside a loop or branch"),
+              std::string::npos)
+        << e.run.err;
+}
+
+TEST_P(FunctionsProgram, UnknownTypeListsTheProgramsTypes) {
+  const fs::path out = fresh_out_dir() / "m.onnx";
+  const RunResult r = run({cli().string(), "export",
+                           (program_fixture("fixtures", GetParam(), "bert_encoder") / "model.pt2").string(), "-o",
+                           out.string(), "--opset", "17", "--export-modules-as-functions=torch.nn.modules.conv.Conv2d"});
+  expect_one_line_error(r, {"no module of type 'torch.nn.modules.conv.Conv2d'", "__main__.BertEncoder",
+                            "__main__.BertMhaLayer", "torch.nn.modules.linear.Linear"},
+                        out);
+  EXPECT_EQ(r.err.find("torch2onnx.program"), std::string::npos) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Pt2, FunctionsProgram, ::testing::Values("torch2.6", "torch2.14"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param == "torch2.6" ? std::string("torch2_6") : std::string("torch2_14");
+                         });
 
 }  // namespace
 }  // namespace t2o_e2e

@@ -67,6 +67,29 @@ Path path_of(const torch::jit::Node* node, const Frame* root) {
   return out;
 }
 
+bool partial(const onnx::TypeProto& t) {
+  switch (t.value_case()) {
+    case onnx::TypeProto::kTensorType: return t.tensor_type().elem_type() == 0;
+    case onnx::TypeProto::kSequenceType: return !t.sequence_type().has_elem_type() || partial(t.sequence_type().elem_type());
+    case onnx::TypeProto::kOptionalType: return !t.optional_type().has_elem_type() || partial(t.optional_type().elem_type());
+    default: return false;
+  }
+}
+
+void drop_partial_types(onnx::NodeProto& n) {
+  for (auto& a : *n.mutable_attribute()) {
+    std::vector<onnx::GraphProto*> graphs;
+    if (a.has_g()) graphs.push_back(a.mutable_g());
+    for (auto& sub : *a.mutable_graphs()) graphs.push_back(&sub);
+    for (auto* g : graphs) {
+      for (auto* list : {g->mutable_input(), g->mutable_output(), g->mutable_value_info()})
+        for (auto& v : *list)
+          if (v.has_type() && partial(v.type())) v.clear_type();
+      for (auto& inner : *g->mutable_node()) drop_partial_types(inner);
+    }
+  }
+}
+
 // Names a graph uses but does not define (its outer-scope values), in order of first use.
 void free_names(const onnx::GraphProto& g, std::vector<std::string>& out, std::unordered_set<std::string>& seen) {
   std::unordered_set<std::string> defined;
@@ -212,8 +235,9 @@ class Extractor {
   Extractor(onnx::ModelProto& model, GraphBuilder& graph, const ExportOptions& options, const std::string& root_type)
       : model_(model), graph_(graph), options_(options) {
     // torch2onnx.save traces a wrapper (torch2onnx._Flat) that calls the model: that call is the root.
+    // A program whose nodes name no module class has only torch2onnx's own root module: no root call.
     const std::string type = python_type_name(root_type);
-    if (type != "torch2onnx._Flat") root_ = std::make_unique<Frame>(Frame{"root", "", type});
+    if (type != "torch2onnx._Flat" && type.rfind("torch2onnx.program.", 0) != 0) root_ = std::make_unique<Frame>(Frame{"root", "", type});
   }
 
   void run();
@@ -575,6 +599,11 @@ void Extractor::run() {
 }
 
 }  // namespace
+
+void untype_partial_function_values(onnx::ModelProto& model) {
+  for (auto& f : *model.mutable_functions())
+    for (auto& n : *f.mutable_node()) drop_partial_types(n);
+}
 
 void extract_local_functions(onnx::ModelProto& model, GraphBuilder& graph, const ExportOptions& options,
                              const std::string& root_type) {

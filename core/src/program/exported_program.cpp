@@ -26,7 +26,11 @@ constexpr int64_t kSchemaMajor = 8;
 // attribute (parameter or buffer) of the submodule its path names.
 class StateModule {
  public:
-  StateModule() : cu_(std::make_shared<torch::jit::CompilationUnit>()), root_(make("ExportedProgram")) {}
+  // root_type: the exported module's class ("__main__.Encoder"), which the root module's class is
+  // named after (TorchScript's spelling, __torch__.X) as a scripted model's is; "" for none known.
+  explicit StateModule(const std::string& root_type)
+      : cu_(std::make_shared<torch::jit::CompilationUnit>()),
+        root_(root_type.empty() ? make("ExportedProgram") : make_named("__torch__." + root_type)) {}
 
   torch::jit::Module& root() { return root_; }
   std::shared_ptr<torch::jit::CompilationUnit> unit() const { return cu_; }
@@ -79,8 +83,9 @@ class StateModule {
  private:
   std::unordered_map<std::string, const c10::TensorImpl*> added_;  // fqn -> the tensor registered under it
 
-  torch::jit::Module make(const std::string& name) {
-    torch::jit::Module m(c10::QualifiedName("__torch__.torch2onnx.program." + name), cu_, /*shouldMangle=*/true);
+  torch::jit::Module make(const std::string& name) { return make_named("__torch__.torch2onnx.program." + name); }
+  torch::jit::Module make_named(const std::string& qualified) {
+    torch::jit::Module m(c10::QualifiedName(qualified), cu_, /*shouldMangle=*/true);
     m.register_attribute("training", c10::BoolType::get(), false);
     return m;
   }
@@ -238,11 +243,11 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
 
   // State: parameters, buffers and constants by name.
   std::map<std::string, at::Tensor> state = read_program_state(archive, model);
-  StateModule holder;
+  StateModule holder(root_module_type(graph_json.at("nodes").raw()));
   auto graph = std::make_shared<torch::jit::Graph>();
   Value* self = graph->addInput("self");
   self->setType(holder.root().type());
-  ProgramGraphBuilder builder(*graph, file);
+  ProgramGraphBuilder builder(*graph, file, holder.unit());
   const auto tensor_values = graph_json.at("tensor_values");
 
   struct UserInput {

@@ -83,45 +83,15 @@ bool is_torch_frame(const std::string& file) {
   return file.rfind("torch/", 0) == 0;  // 2.14 writes its own frames relative
 }
 
-// "L__self___encoder_layers_0,encoder.layers.0,torch.nn.modules.x.Layer;..." (2.6 and 2.14 alike);
-// entries are outermost first.
+// "L__self___encoder_layers_0,encoder.layers.0,torch.nn.modules.x.Layer;..." (2.6 and 2.14 alike):
+// the innermost call names the node's module.
 void parse_module_stack(const std::string& text, NodeOrigin& o) {
-  std::string last;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find(';', start);
-    std::string entry = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    // Nodes export inserted itself (asserts, sym_size) carry a placeholder stack.
-    if (!entry.empty() && entry.rfind("_empty_nn_module_stack", 0) != 0) last = entry;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  if (last.empty()) return;
-  size_t first_comma = last.find(',');
-  size_t last_comma = last.rfind(',');
-  if (first_comma == std::string::npos || last_comma == first_comma) return;
-  o.module_path = last.substr(first_comma + 1, last_comma - first_comma - 1);
-  std::string type = last.substr(last_comma + 1);
+  o.calls = parse_module_calls(text);
+  if (o.calls.empty()) return;
+  o.module_path = o.calls.back().path;
+  const std::string& type = o.calls.back().type;
   auto dot = type.rfind('.');
   o.module_class = dot == std::string::npos ? type : type.substr(dot + 1);
-  // Dynamo's spelling of the path ("L['self'].encoder.layers[0]") as the fqn users know.
-  std::string& p = o.module_path;
-  // 2.6 roots the path at forward()'s own name for self: L['self'].encoder, L['s'].encoder.
-  if (p.rfind("L['", 0) == 0) {
-    auto close = p.find("']");
-    p = close == std::string::npos ? p : p.substr(close + 2);
-    if (!p.empty() && p[0] == '.') p = p.substr(1);
-  }
-  std::string clean;
-  for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i] == '[') {
-      clean += '.';
-      continue;
-    }
-    if (p[i] == ']' || p[i] == '\'') continue;
-    clean += p[i];
-  }
-  p = clean;
 }
 
 }  // namespace
@@ -465,6 +435,8 @@ void ProgramGraphBuilder::add_node(const JsonAt& node) {
     torch::jit::SourceRange range(source, 0, source->size());
     for (auto* n = before->next(); n != end; n = n->next()) n->setSourceRange(range);
   }
+  if (auto stack = call_stacks_.of(origin.calls))
+    for (auto* n = before->next(); n != end; n = n->next()) n->setCallStack(*stack);
 }
 
 void ProgramGraphBuilder::add_operator_node(const JsonAt& node, const std::string& ns, const std::string& name,

@@ -9,6 +9,7 @@
 
 #include "load/archive_scan.hpp"
 #include "program/checked_json.hpp"
+#include "program/module_calls.hpp"
 
 #include <torch/script.h>
 
@@ -30,6 +31,7 @@ struct NodeOrigin {
   std::string code;          // the source line's text, if the trace has it
   std::string module_path;   // "encoder.layers.0"
   std::string module_class;  // "TransformerEncoderLayer"
+  std::vector<ModuleCall> calls;  // every module call, outermost first (the exported module's own first)
   std::string text() const;  // "encoder.layers.0 (TransformerEncoderLayer), model.py:12"
 };
 NodeOrigin origin_of(const JsonAt& node);
@@ -43,7 +45,9 @@ struct UnknownProgramOpsError : ExportError {
 
 class ProgramGraphBuilder {
  public:
-  ProgramGraphBuilder(torch::jit::Graph& graph, std::string file) : graph_(graph), file_(std::move(file)) {}
+  // unit: the compilation unit of the module that owns the graph (module_calls.hpp).
+  ProgramGraphBuilder(torch::jit::Graph& graph, std::string file, std::shared_ptr<torch::jit::CompilationUnit> unit)
+      : graph_(graph), file_(std::move(file)), call_stacks_(std::move(unit)) {}
 
   void bind_tensor(const std::string& name, torch::jit::Value* v) { tensors_[name] = v; }
   void bind_symbol(const std::string& name, torch::jit::Value* v) { symbols_[name] = v; }
@@ -74,6 +78,7 @@ class ProgramGraphBuilder {
   std::string file_;
   std::map<std::string, torch::jit::Value*> tensors_, symbols_;
   std::vector<CustomOpUse> unknown_;
+  ModuleCallStacks call_stacks_;
 };
 
 }  // namespace t2o::core::program
