@@ -23,6 +23,7 @@
 #include "assemble/onnx_schemas/check.hpp"
 #include "assemble/onnx_schemas/schemas.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <future>
@@ -336,6 +337,14 @@ std::future<void> build_schema_registry_aside() {
   }
 }
 
+// State written inside forward() but for what a program returns as NAME.updated (its loader warned).
+std::vector<std::string> state_not_returned(const std::vector<std::string>& written, const std::vector<std::string>& outputs) {
+  std::vector<std::string> out;
+  for (const auto& key : written)
+    if (std::find(outputs.begin(), outputs.end(), key + ".updated") == outputs.end()) out.push_back(key);
+  return out;
+}
+
 PendingWrite convert_loaded(torch::jit::Module module, const std::string& model_path, const std::string& out_path,
                             const ResolvedSignature& signature, const t2o::registry::Registry& registry) {
   const ExportOptions& options = signature.options;
@@ -346,7 +355,7 @@ PendingWrite convert_loaded(torch::jit::Module module, const std::string& model_
   phase("prepare");
   auto prepared = prepare(std::move(module), model_path, options.inputs, training_mode(options));
   warn_training_mode(prepared.graph, training_mode(options), prepared.dropped_state_updates, options.warn);
-  warn_state_in_call(prepared.state_in_call, options.warn);
+  warn_state_in_call(state_not_returned(prepared.state_in_call, options.output_names), options.warn);
   attach_examples(prepared, signature);
   auto specs = prepared.input_specs;
   Session session(registry, options, prepared);
@@ -438,7 +447,7 @@ CheckReport check_model(const std::string& model_path, const ExportOptions& give
   }
   auto prepared = prepare(std::move(module), model_path, options.inputs, training_mode(options));
   warn_training_mode(prepared.graph, training_mode(options), prepared.dropped_state_updates, options.warn);
-  warn_state_in_call(prepared.state_in_call, options.warn);
+  warn_state_in_call(state_not_returned(prepared.state_in_call, options.output_names), options.warn);
   attach_examples(prepared, signature);
   auto specs = prepared.input_specs;
   Session session(registry, options, prepared);

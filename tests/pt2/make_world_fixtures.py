@@ -16,8 +16,8 @@ index fields a case may carry:
 and an error case's meta.json may hold "expect_all": substrings that must all be in the one line.
 A `_core` case is the program after ep.run_decompositions(); for a program that writes buffers or
 inputs, its expected outputs are the user's outputs followed by the new values of the state it
-writes, in the order of the program's output specs (named NAME.updated by torch2onnx); the
-training-IR case keeps only the user's outputs.
+writes, in the order of the program's output specs (named NAME.updated by torch2onnx); so are the
+training-IR case's, which writes the state in place (the decomposed program's are its reference).
 """
 import copy
 import hashlib
@@ -741,25 +741,29 @@ def make_case(out_dir, c, index):
         except Exception as e:
             print(f"SKIP {name}_core: run_decompositions failed: {one_line(e)}", flush=True)
             index["skipped"].append({"name": name + "_core", "reason": "run_decompositions: " + one_line(e)})
+    # A training-IR program writes state in place (no mutation specs): torch2onnx returns the new
+    # values as the decomposed program does, so that program gives the expected state outputs.
+    core_prog = next((p for _, ir, p in variants if ir == "core"), None)
     for vname, ir, prog in variants:
         d = os.path.join(out_dir, vname)
         os.makedirs(d)
         path = os.path.join(d, "model.pt2")
         torch.export.save(prog, path)
-        with_state = ir == "core"
-        write_set(d, args, run_program(prog, args, with_state), c["rtol"], {"dims": dims} if dims else None)
+        if ir == "training" and core_prog is not None and state_names(core_prog):
+            prog = core_prog  # the reference for the outputs; model.pt2 is the training IR
+        write_set(d, args, run_program(prog, args, True), c["rtol"], {"dims": dims} if dims else None)
         entry = {"name": vname, "kind": "model", "opsets": c["opsets"], "ir": ir,
                  "strict": "default" if strict is None else "non-strict"}
         if dims:
             entry["dims"] = {k: {"example": v, "min": RANGES[k][0], "max": RANGES[k][1]} for k, v in dims.items()}
         if c["plugin_path"]:
             entry["plugin_path"] = c["plugin_path"]
-        if with_state and state_names(prog):
+        if state_names(prog):
             entry["state_outputs"] = state_names(prog)
         why = known_failure(vname)
         if why:
             entry["known_failure"] = why
-        entry["output_dims"] = output_dims(prog, with_state)
+        entry["output_dims"] = output_dims(prog, True)
         dims_why = KNOWN_DIMS_FAILURES.get(vname)
         if dims_why:
             entry["known_dims_failure"] = dims_why
@@ -768,7 +772,7 @@ def make_case(out_dir, c, index):
             torch.manual_seed(seed_of(f"{name}/sets{k}"))
             oargs = make(**other)
             odims = {n: v for n, v in other.items() if n in RANGES}
-            write_set(os.path.join(d, f"sets{k}"), oargs, run_program(prog, oargs, with_state), c["rtol"],
+            write_set(os.path.join(d, f"sets{k}"), oargs, run_program(prog, oargs, True), c["rtol"],
                       {"dims": odims, "set": other})
             sets.append(f"sets{k}")
         if sets:

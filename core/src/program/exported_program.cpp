@@ -22,6 +22,32 @@ using torch::jit::Value;
 
 constexpr int64_t kSchemaMajor = 8;
 
+// Whether a node writes `v` or a view of it (`self.cache[:, :n] = x`: slice, then copy_ into the
+// slice), by the ops' schemas: an argument marked written (Tensor(a!)), views followed through the
+// returns that share the argument's alias set. Exact where libtorch's AliasDb is not: it takes every
+// attribute of one module as possibly aliasing every other.
+bool written_in_place(Value* v) {
+  std::vector<Value*> todo = {v};
+  std::set<Value*> seen = {v};
+  while (!todo.empty()) {
+    Value* cur = todo.back();
+    todo.pop_back();
+    for (const auto& use : cur->uses()) {
+      const c10::FunctionSchema* schema = use.user->maybeSchema();
+      if (!schema || use.offset >= schema->arguments().size()) continue;
+      const c10::AliasInfo* in = schema->arguments()[use.offset].alias_info();
+      if (!in) continue;
+      if (in->isWrite()) return true;
+      for (size_t k = 0; k < schema->returns().size() && k < use.user->outputs().size(); ++k) {
+        const c10::AliasInfo* ret = schema->returns()[k].alias_info();
+        if (ret && ret->beforeSets() == in->beforeSets() && seen.insert(use.user->output(k)).second)
+          todo.push_back(use.user->output(k));
+      }
+    }
+  }
+  return false;
+}
+
 // The module that owns the program's state: a submodule per state-dict prefix, each tensor an
 // attribute (parameter or buffer) of the submodule its path names.
 class StateModule {
@@ -254,6 +280,7 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
     std::string name;
     JsonAt meta;
     size_t leaf = 0;  // its place among all user inputs (the pytree's leaves)
+    Value* value = nullptr;
   };
   size_t user_leaves = 0;
   std::vector<UserInput> user_inputs;
@@ -269,7 +296,7 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
         Value* v = graph->addInput(name);
         v->setType(c10::TensorType::get());
         builder.bind_tensor(name, v);
-        user_inputs.push_back({name, tensor_values.at(name.c_str()), user_leaves - 1});
+        user_inputs.push_back({name, tensor_values.at(name.c_str()), user_leaves - 1, v});
       } else if (akind == "as_sym_int" || akind == "as_sym_float" || akind == "as_sym_bool") {
         arg.fail("a user input that is a symbolic " + akind.substr(7) +
                  " (a Python number marked dynamic) cannot be a graph input yet; export it as a 0-d tensor");
@@ -303,8 +330,11 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
       input_specs[i].fail("an input spec of kind '" + kind + "' cannot be converted");
     }
   }
-  for (const auto& [placeholder, where] : state_reads)
-    builder.bind_tensor(placeholder, holder.read(*graph, self, where.str(), where));
+  std::vector<std::pair<std::string, Value*>> state_values;  // (fqn, its read) in the input specs' order
+  for (const auto& [placeholder, where] : state_reads) {
+    state_values.emplace_back(where.str(), holder.read(*graph, self, where.str(), where));
+    builder.bind_tensor(placeholder, state_values.back().second);
+  }
 
   builder.add_nodes(graph_json.at("nodes"));
   if (!builder.unknown().empty()) {
@@ -350,6 +380,23 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
     } else {
       output_specs[i].fail("an output spec of kind '" + kind + "' cannot be converted");
     }
+  }
+  // A training-IR program writes state in place (`self.count.add_(1)`, `self.cache[:, :n] = x`,
+  // `acc.mul_(2)`) where the decomposed program returns the new values (the mutation specs above):
+  // the same extra outputs either way, as torch.onnx gives them (it decomposes a program first).
+  if (state_results.empty()) {
+    auto written = [&](Value* v, const std::string& what, bool input) {
+      if (!written_in_place(v)) return;
+      state_results.push_back(v);
+      state_names.push_back(what + ".updated");
+      out.warnings.push_back("the program writes " + std::string(input ? "its input '" : "'") + what +
+                             "' in place during the call: its new value is the extra output '" +
+                             state_names.back() + "' (the ONNX model keeps no state)");
+    };
+    std::set<Value*> seen;  // state read through two placeholders is one output
+    for (const auto& [fqn, v] : state_values)
+      if (seen.insert(v).second) written(v, fqn, false);
+    for (const auto& u : user_inputs) written(u.value, u.name, true);
   }
   results.insert(results.end(), state_results.begin(), state_results.end());
   out.output_names.insert(out.output_names.end(), state_names.begin(), state_names.end());
