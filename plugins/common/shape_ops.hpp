@@ -199,6 +199,9 @@ inline std::vector<Value> dynamic_chunks(Ctx& ctx, const Value& x, int64_t axis,
 // itself gives n parts, which a graph unpacking them needs); split and unbind are refused there.
 inline Value dynamic_equal_parts(Ctx& ctx, const Value& x, int64_t axis, bool unbind, bool chunk, bool input_form) {
   std::string k = ctx.kind();
+  bool runtime_chunks = chunk && !ctx.input(1).is_const();
+  if (runtime_chunks)
+    require(ctx, feature::kSplitToSequence, "argument 'chunks' computed at run time (how many parts follows it: an ONNX sequence)");
   if (chunk && !has(ctx, feature::kSplitToSequence))
     return ctx.make_list(dynamic_chunks(ctx, x, axis, ctx.input(1).to_int(), input_form));
   if (unbind)
@@ -214,10 +217,16 @@ inline Value dynamic_equal_parts(Ctx& ctx, const Value& x, int64_t axis, bool un
     // A 0-d split is one part length (the last part shorter); chunk's is ceil(D / n), as PyTorch's.
     Value step;
     if (chunk) {
-      int64_t n = ctx.input(1).to_int();
-      if (n <= 0) fail(k + ": chunks=" + std::to_string(n) + " must be positive");
-      Value length = dim_tensor(ctx, x, axis);  // 0-d
-      step = ctx.op("Div", {ctx.op("Add", {length, ctx.scalar_i64(n - 1)}), ctx.scalar_i64(n)});
+      Value length = dim_scalar(ctx, x, axis);  // 0-d
+      if (runtime_chunks) {
+        // chunks traced from a size (chunk(x, x.size(0))): ceil(D / n) at run time, as PyTorch's.
+        Value n = as_i64(ctx, ctx.input(1));
+        step = ctx.op("Div", {ctx.op("Sub", {ctx.op("Add", {length, n}), ctx.scalar_i64(1)}), n});
+      } else {
+        int64_t n = ctx.input(1).to_int();
+        if (n <= 0) fail(k + ": chunks=" + std::to_string(n) + " must be positive");
+        step = ctx.op("Div", {ctx.op("Add", {length, ctx.scalar_i64(n - 1)}), ctx.scalar_i64(n)});
+      }
       // SplitToSequence wants a positive length (ceil(0 / n) = 0 on an empty axis): 0 becomes 1
       // (Max on integers only exists from opset 12).
       Value zero = ctx.op("Cast", {ctx.op("Equal", {step, ctx.scalar_i64(0)})}, {Attr::i("to", T2O_DTYPE_INT64)});
@@ -265,7 +274,9 @@ inline void split_symbolic(Ctx& ctx, bool input_form) {
     }
     sizes = s.to_ints();
   } else {
-    if (D < 0) return ctx.set_output(0, dynamic_equal_parts(ctx, x, axis, unbind, chunk, input_form));
+    // A run-time chunk count decides how many parts there are, whatever D is: a sequence.
+    if (D < 0 || (chunk && !ctx.input(1).is_const()))
+      return ctx.set_output(0, dynamic_equal_parts(ctx, x, axis, unbind, chunk, input_form));
     int64_t step = 1;
     if (chunk) {
       int64_t n = ctx.input(1).to_int();

@@ -52,7 +52,9 @@ T2O_OPTIONALS_SYMBOLIC("prim::If", 9) {
       // A TorchScript list (not a tuple) may have another length in the other branch: a sequence.
       Value out = outs[(size_t)k];
       Value type = ctx.block_output(b, k);
-      if (type.is_sequence()) out = list_as_sequence(ctx, out, type.dtype(), "output " + std::to_string(k));
+      // (An element type no run saw in this branch, one never taken: the If output's, as recorded.)
+      t2o_dtype elem = type.dtype() != T2O_DTYPE_UNDEFINED ? type.dtype() : ctx.output(k).dtype();
+      if (type.is_sequence()) out = list_as_sequence(ctx, out, elem, "output " + std::to_string(k));
       if (optional[(size_t)k])
         out = as_optional(ctx, out, optional_dtype[(size_t)k], optional_rank[(size_t)k], "output " + std::to_string(k));
       shapes[(size_t)b].push_back(flatten_value(ctx, out, flat, "output " + std::to_string(k)));

@@ -227,6 +227,18 @@ def _returns_numbers(value: Any) -> bool:
     return False
 
 
+def _returns_tensor_list(value: Any) -> bool:
+    """Whether an output holds a list of tensors (a TorchScript List[Tensor]: its length may follow the
+    inputs' sizes, which a trace would fix), inside tuples, lists and dicts too."""
+    if isinstance(value, list) and any(isinstance(v, torch.Tensor) for v in value):
+        return True
+    if isinstance(value, (tuple, list)):
+        return any(_returns_tensor_list(v) for v in value)
+    if isinstance(value, dict):
+        return any(_returns_tensor_list(v) for v in value.values())
+    return False
+
+
 def _count_script_outputs(value: Any) -> int:
     """How many ONNX outputs the export of a TorchScript module makes of an output: one per tensor
     and per number, one for a list of numbers (a 1-D tensor, as torch.onnx returns a List[int])."""
@@ -516,12 +528,15 @@ def save(model: torch.nn.Module, args: Any, path: str, input_names: Optional[Seq
     # traced (the tracer has no value for them): it is saved as it is, as torch.onnx exports a
     # ScriptModule from its own graph. Its arguments (Python numbers baked in, as for a traced model)
     # are the saved specs; the export returns an int as a 0-d int64 tensor and a list of ints as a 1-D
-    # one, as torch.onnx does. Other models are traced.
+    # one, as torch.onnx does. So is one returning a list of tensors: a trace would fix its length,
+    # which may follow a dynamic axis (an ONNX sequence output, as torch.onnx gives). Other models are
+    # traced.
     keep_script, output_count = False, 0
     if isinstance(model, torch.jit.ScriptModule):
         with _trace_mode(model, mode):  # (its state put back afterwards: the model as save() got it)
             result = model(*_fresh(args), **_fresh(kwargs))
-        keep_script, output_count = _returns_numbers(result), _count_script_outputs(result)
+        keep_script = _returns_numbers(result) or _returns_tensor_list(result)
+        output_count = _count_script_outputs(result)
     if keep_script:
         args, kwargs = _script_positional(model, args, kwargs), {}
     flat = _Flattener()

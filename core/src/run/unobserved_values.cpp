@@ -103,13 +103,43 @@ void propagate(torch::jit::Block* block, TypeTable& types, Fakes& fakes) {
       // Carried value k: loop input k+2, body parameter k+1, body output k+1, loop output k.
       for (size_t k = 0; k < node->outputs().size(); ++k) adopt(types, body->inputs()[k + 1], node->input(k + 2));
       propagate(body, types, fakes);
-      for (size_t k = 0; k < node->outputs().size(); ++k) adopt(types, node->output(k), body->outputs()[k + 1]);
+      // A carried list that starts empty (no run saw an element of it) has the type the body appends.
+      for (size_t k = 0; k < node->outputs().size(); ++k) {
+        adopt(types, node->output(k), body->outputs()[k + 1]);
+        adopt(types, body->inputs()[k + 1], body->outputs()[k + 1]);
+      }
       continue;
     }
     if (node->kind() == c10::prim::If) {
       for (auto* b : node->blocks()) propagate(b, types, fakes);
       for (size_t k = 0; k < node->outputs().size(); ++k)
         for (auto* b : node->blocks()) adopt(types, node->output(k), b->outputs()[k]);
+      // What an early return leaves unset (prim::Uninitialized) takes the If output's type, which the
+      // other branch gives: its ONNX placeholder must have that element type (ONNX If's branches
+      // agree). A tensor's placeholder is never read: 1 for each dim that varies.
+      for (size_t k = 0; k < node->outputs().size(); ++k)
+        for (auto* b : node->blocks()) {
+          auto* unset = b->outputs()[k];
+          if (unset->node()->kind() != c10::prim::Uninitialized || types.has(unset)) continue;
+          const TensorInfo* info = types.find(node->output(k));
+          if (!info) continue;
+          TensorInfo placeholder = *info;
+          if (!placeholder.list_elements)
+            for (auto& d : placeholder.dims) d = d < 0 ? 1 : d;
+          types.set(unset, placeholder);
+        }
+      continue;
+    }
+    // An append no run reached: a list of what it appends (the list input itself may be an empty
+    // one, typed by nothing).
+    if (node->kind() == c10::Symbol::fromQualString("t2o::list_append") && !types.has(node->output())) {
+      if (const TensorInfo* el = types.find(node->input(1)); el && !el->list_elements) {
+        TensorInfo info = *el;
+        info.list_elements = true;
+        info.item_dtypes.clear(), info.item_dims.clear();
+        info.items_vary = true;
+        types.set(node->output(), info);
+      }
       continue;
     }
     bool missing = false;

@@ -5,6 +5,7 @@
 from typing import List, Tuple
 
 import torch
+import torchvision
 from torch import Tensor
 from op_case import case
 
@@ -347,6 +348,58 @@ RANGE = (9, 10, 11, 17)
 SEQ = (13, 17)  # ONNX Loop carries sequences from 13  # ConstantOfShape + NonZero before Range (11)
 X234 = torch.randn(2, 3, 4)
 
+# --- lists whose length follows a dynamic axis, returned from early-return branches: test_dim_1,
+#     test_uninitialized_tensorList_dynamic, test_uninitialized_tensorList_shape. Their lists are ONNX
+#     sequence outputs (as torch.onnx gives), which ONNX Runtime's node binding cannot read: the
+#     suite's code runs here in a method whose list forward() stacks, or reads at both ends and counts.
+#     The branch an early return leaves unset (prim::Uninitialized) gets a placeholder of the type the
+#     other branch gives; the list and If merge run-time lists as sequences (Loop from 13, and Identity
+#     of a sequence from 14, hence the suite's opsets).
+class ClipBoxesPerRow(torch.nn.Module):  # test_dim_1, stacked
+    def forward(self, poses):
+        boxes = torch.zeros([poses.shape[0], 2, 4])
+        batch_boxes = []
+        for kp_boxes in boxes:
+            kp_boxes = torchvision.ops.clip_boxes_to_image(kp_boxes, (2, 3))
+            batch_boxes.append(kp_boxes)
+        return torch.stack(batch_boxes)
+
+
+class UninitializedTensorListDynamic(torch.nn.Module):
+    def lists(self, x) -> List[Tensor]:  # test_uninitialized_tensorList_dynamic's forward
+        if x[0].shape[0] < 5:
+            if x.size(0) == 1:
+                x += x
+            else:
+                return list(x)
+        return list(x)
+
+    def forward(self, x):
+        res = self.lists(x)
+        return res[0], res[-1], torch.tensor(len(res))
+
+
+class UninitializedTensorListShape(torch.nn.Module):
+    def lists(self, x) -> List[Tensor]:  # test_uninitialized_tensorList_shape's forward
+        if x.shape[1] < 5:
+            if x.size(0) == 1:
+                x = x + 4
+            else:
+                x_list = list(x)
+                x_list.append(x)
+                return x_list
+        return [x, x]
+
+    def forward(self, x):
+        res = self.lists(x)
+        return res[0], res[-1], torch.tensor(len(res))
+
+
+_TLIST_MORE = [[torch.randn(2, 3, dtype=torch.double)], [torch.randn(1, 2, dtype=torch.double)],
+               [torch.randn(5, 7, dtype=torch.double)]]
+_TLIST_SHAPE_MORE = [[torch.ones((4, 6), dtype=torch.int)], [torch.arange(6, dtype=torch.int).reshape(2, 3)],
+                     [torch.ones((1, 2), dtype=torch.int)]]
+
 CASES = [
     case("arange_out_int", ArangeOutInt(), [torch.tensor(8)], opsets=RANGE, more_inputs=[[torch.tensor(3)]]),
     case("arange_out_int_script", ArangeOutInt(), [torch.tensor(8)], opsets=RANGE, method="script",
@@ -434,4 +487,16 @@ CASES = [
          cli_args=["--dynamic-axes", "x=0,1,2"], more_inputs=[[torch.randn(1, 3, 4)], [torch.randn(3, 2, 5)]]),
     case("floating_point_infer_dtype_2", FloatingPointInferDtype2(), [torch.randn(2, 3, 4).to(torch.int32)],
          opsets=A11, method="script"),
+    # lists of a dynamic length out of early-return branches (the suite's [3, 4] input and others,
+    # every path: x.size(0) == 1, x.shape[1] >= 5)
+    case("dim_1_stacked", ClipBoxesPerRow(), [torch.rand(2, 2, 3)], opsets=(13, 17), method="script",
+         cli_args=["--dynamic-axes", "poses=0"], more_inputs=[[torch.rand(3, 2, 3)], [torch.rand(1, 2, 3)]]),
+    case("uninitialized_tensor_list_dynamic", UninitializedTensorListDynamic(), [torch.ones((3, 4), dtype=torch.double)],
+         opsets=(14, 17), method="script", cli_args=["--dynamic-axes", "x=0,1"], more_inputs=_TLIST_MORE),
+    case("uninitialized_tensor_list_shape", UninitializedTensorListShape(), [torch.ones((3, 4), dtype=torch.int)],
+         opsets=(14, 17), method="script", cli_args=["--dynamic-axes", "x=0,1"], more_inputs=_TLIST_SHAPE_MORE),
+    # saved by torch2onnx.save (the scripted module runs inside the trace: its branches stay)
+    case("uninitialized_tensor_list_shape_saved", torch.jit.script(UninitializedTensorListShape()),
+         [torch.ones((3, 4), dtype=torch.int)], opsets=(14, 17), save="torch2onnx", export_as_saved=True,
+         cli_args=["--dynamic-axes", "x=0,1"], more_inputs=_TLIST_SHAPE_MORE),
 ]
