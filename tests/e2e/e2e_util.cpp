@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -105,6 +106,17 @@ fs::path fixtures_dir() { return work_dir() / "fixtures"; }
 fs::path plugin_root() { return T2O_TEST_PLUGIN_ROOT; }
 std::string python() { return env_or("T2O_PYTHON", T2O_PYTHON); }
 std::string node() { return env_or("T2O_NODE", T2O_NODE); }
+
+#ifndef T2O_E2E_LIBTORCH_VERSION
+#define T2O_E2E_LIBTORCH_VERSION "1.13.1"
+#endif
+std::string libtorch_version() { return T2O_E2E_LIBTORCH_VERSION; }
+
+bool libtorch_at_least(int major, int minor) {
+  int have_major = 0, have_minor = 0;
+  if (std::sscanf(T2O_E2E_LIBTORCH_VERSION, "%d.%d", &have_major, &have_minor) != 2) return false;
+  return have_major > major || (have_major == major && have_minor >= minor);
+}
 
 fs::path fixture(const std::string& name) {
   const fs::path dir = fixtures_dir() / name;

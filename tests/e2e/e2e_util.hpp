@@ -34,6 +34,10 @@ fs::path fixtures_dir();    // <build>/e2e/fixtures
 fs::path plugin_root();     // <build>/test_plugins (the deliberately broken packs)
 std::string python();       // /usr/bin/python3 (Debian's, with torch)
 std::string node();
+// Whether the libtorch torch2onnx was built against is release MAJOR.MINOR or later, and its version
+// ("1.13.1", "2.14.1"): for the few cases whose expected behaviour differs between releases.
+bool libtorch_at_least(int major, int minor);
+std::string libtorch_version();
 
 // Generates fixture NAME with make_fixtures.py (reused when already there) and returns its directory.
 // Fails the current test (fatal) if generation fails.

@@ -8,7 +8,9 @@ Imports tests/ops/cases/FAMILY.py and writes, for each case, OUT_DIR/FAMILY/CASE
 input_K.bin, expected_K.bin and meta.json (the format of tests/fixtures/make_fixtures.py, which
 tests/ort/compare.js reads), then OUT_DIR/FAMILY/cases.json:
     {"source_hash": ..., "cases": [{"name", "opsets", "cli_args", "error"}]}
-A case that fails to build, trace or run in PyTorch is listed with its "error" (the test reports it).
+A case that fails to build, trace or run in PyTorch is listed with its "error" (the test reports it),
+unless TORCH_REFUSES names it for this PyTorch: then it is listed with "skipped", the reason and
+PyTorch's error (the test skips it, naming both).
 Inputs are recorded as the case gives them: tracing, saving and PyTorch's run each get copies, so a model
 that writes into its inputs (x.index_add_(...), x.set_(y)) is compared on the values it was given.
 A case's further input sets (case(..., more_inputs=...)) go to OUT_DIR/FAMILY/CASE/more_K/.
@@ -26,6 +28,31 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "cases"))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixtures"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "python"))
+
+
+# Cases a newer PyTorch itself refuses to build, trace or run (its own checks or tracer, not the
+# exporter): (family, case or "*") -> (first PyTorch release, why). Made by PyTorch 1.13 they test the
+# exporter as before; under these releases there is no model to export.
+TORCH_REFUSES = {
+    ("index_add_broadcast", "*"): ((2, 14), "PyTorch 2.14's index_add no longer broadcasts a source with size-1 "
+                                            "dims (it checks source's shape equals self's outside dim)"),
+    ("indexing", "index_add_0d_self"): ((2, 14), "PyTorch 2.14's index_add refuses a 0-d self with a 1-d source"),
+    ("pooling", "max_unpool*"): ((2, 14), "PyTorch 2.14 cannot trace nn.MaxUnpool (its torch._check of the "
+                                          "output size gets a traced tensor: 'cond must be a bool')"),
+    ("view_int_size", "traced_view_dtype_loads_as_reshape"): (
+        (2, 14), "PyTorch 2.14's tracer records view(dtype) as an aten::view its own alias analysis rejects"),
+}
+
+
+def torch_refuses(family, name):
+    """The reason this PyTorch refuses the case (TORCH_REFUSES), or None."""
+    import fnmatch
+    import torch
+    version = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2])
+    for (fam, pattern), (since, why) in TORCH_REFUSES.items():
+        if fam == family and fnmatch.fnmatchcase(name, pattern) and version >= since:
+            return why
+    return None
 
 
 def main():
@@ -63,7 +90,7 @@ def generate(target, family, digest):
         names.add(c.name)
         d = os.path.join(tmp, c.name)
         os.makedirs(d)
-        entry = {"name": c.name, "opsets": c.opsets, "cli_args": c.cli_args, "error": None}
+        entry = {"name": c.name, "opsets": c.opsets, "cli_args": c.cli_args, "error": None, "skipped": None}
         saved_default = torch.get_default_dtype()
         try:
             if c.default_dtype is not None:  # traced, saved and run in PyTorch under this default
@@ -94,8 +121,13 @@ def generate(target, family, digest):
                     json.dump(outputs_meta(pt, more, c.rtol, dk, c.method), f, indent=1)
             entry["more"] = len(c.more_inputs)
         except Exception as e:  # reported by the test, with the case's name
-            entry["error"] = f"{type(e).__name__}: {e}".splitlines()[0]
-            traceback.print_exc()
+            error = f"{type(e).__name__}: {e}".splitlines()[0]
+            why = torch_refuses(family, c.name)
+            if why:
+                entry["skipped"] = f"{why} ({error})"
+            else:
+                entry["error"] = error
+                traceback.print_exc()
         finally:
             torch.set_default_dtype(saved_default)
         listed.append(entry)

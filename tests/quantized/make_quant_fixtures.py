@@ -680,13 +680,26 @@ def _generate(target, name, digest):
     saved, inputs, out_scale, require, int8_weights = built[:5]
     tmp = target  # a fresh directory of the fixture cache (make_fixtures.generate_once)
     saved.save(os.path.join(tmp, "model.pt"))
-    reloaded = torch.jit.load(os.path.join(tmp, "model.pt")).eval()
+    cannot_reload = None
+    try:
+        reloaded = torch.jit.load(os.path.join(tmp, "model.pt")).eval()
+    except RuntimeError as e:
+        # PyTorch 2.14's loader checks each saved tensor's storage against numel * itemsize, which a
+        # quint4x2 tensor (two values a byte) fails: it cannot load a 4-bit table it saved itself, and
+        # neither can torch2onnx built against libtorch 2.14. The reference is then the module in
+        # memory; test_quantized.cpp skips the case, naming this, when the export cannot load it.
+        if "require a storage of at least" not in str(e):
+            raise
+        cannot_reload = "PyTorch %s cannot load the model it saved (%s)" % (torch.__version__, str(e).splitlines()[0])
+        reloaded = saved
     with torch.no_grad():
         out = reloaded(*inputs)
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
     meta = {"inputs": [], "outputs": [], "cli_inputs": [], "source_hash": digest,
             "atol": STEPS * out_scale, "mean_atol": out_scale, "max_mismatch": 0.002,
             "steps": STEPS, "step": out_scale, "require": require, "int8_weights": int8_weights}
+    if cannot_reload:
+        meta["torch_cannot_reload"] = cannot_reload
     if name in OPS and "steps" in OPS[name][4]:  # a tolerance of its own: a fraction of a step, say
         o = OPS[name][4]
         meta.update({"atol": o["steps"] * out_scale, "steps": o["steps"], "max_mismatch": o["max_mismatch"]})

@@ -56,8 +56,20 @@ TEST_P(Quantized, MatchesTorch) {
   const auto exported = export_batch(jobs, out_dir / "batch");
   std::vector<std::pair<fs::path, fs::path>> comparisons;
   std::vector<size_t> compared;
+  // A model the PyTorch that made it cannot load (make_quant_fixtures.py: 2.14 and 4-bit tables): an
+  // exporter built against that libtorch must refuse it with the loader's reason, on one line.
+  const std::string cannot_reload = meta.value("torch_cannot_reload", std::string());
+  size_t unloadable = 0;
   for (size_t k = 0; k < f.cases.size(); ++k) {
     const QuantCase& c = f.cases[k];
+    if (!cannot_reload.empty() && exported[k].exit_code != 0 &&
+        exported[k].error.find("cannot load TorchScript: ") != std::string::npos &&
+        exported[k].error.find("require a storage of at least") != std::string::npos) {
+      EXPECT_NE(exported[k].exit_code, -1) << c << ": crashed\n" << exported[k].describe(jobs[k]);
+      EXPECT_FALSE(fs::exists(outs[k])) << "a refused export left " << outs[k];
+      ++unloadable;
+      continue;
+    }
     if (!c.expect_error.empty()) {
       EXPECT_NE(exported[k].exit_code, 0) << c << ": exported, expected a refusal\n" << exported[k].describe(jobs[k]);
       EXPECT_NE(exported[k].exit_code, -1) << c << ": crashed\n" << exported[k].describe(jobs[k]);
@@ -80,6 +92,9 @@ TEST_P(Quantized, MatchesTorch) {
     EXPECT_EQ(results[i].exit_code, 0) << c << ": ONNX Runtime disagrees with PyTorch\n" << results[i].text;
     std::cout << c.fixture << " @ opset " << c.opset << ":\n" << results[i].text << "\n";
   }
+  if (unloadable > 0)
+    GTEST_SKIP() << f.fixture << ": " << cannot_reload << "; torch2onnx's libtorch refuses it as well at "
+                 << unloadable << " of " << f.cases.size() << " opsets, nothing to compare";
 }
 
 std::string case_name(const ::testing::TestParamInfo<QuantFixture>& info) { return info.param.fixture; }

@@ -373,6 +373,7 @@ PreparedModel prepare(torch::jit::Module module, const std::string& path, const 
         }
       out.module = freeze_in_any_mode(module);
     }
+    if (out.module.get_method("forward").graph()->inputs()[0]->hasUses()) fold_unwritten_tensor_attributes(out.module);
   } catch (const std::exception& e) {
     throw ExportError(path + ": freezing the module failed: " + error_reason(e.what()), e.what());
   }

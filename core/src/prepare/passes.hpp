@@ -146,6 +146,10 @@ void after_example_runs(const std::shared_ptr<torch::jit::Graph>& graph, TypeTab
 void lower_packed_sequences(const std::shared_ptr<torch::jit::Graph>& graph);
 bool has_data_dependent_size(const torch::jit::Node* node);
 
+// After freezing: the tensor attributes forward() still reads become constants when nothing may write
+// them (libtorch's alias analysis kept them), all or none. Returns how many (module_state.cpp).
+int fold_unwritten_tensor_attributes(const torch::jit::Module& frozen);
+
 // Why the frozen module's forward() still uses self, as one line: the attribute forward() changes
 // at run time (assigned or written in place), its module and where (module_state.cpp).
 std::string module_state_error(const torch::jit::Module& frozen);
