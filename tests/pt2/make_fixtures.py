@@ -151,6 +151,30 @@ def _():
     return static(m, r(1, 3, 32, 32))
 
 
+@case("maxvit_tiny")
+def _():
+    # MaxViT's block and grid attention partition with x.swapaxes (kept under that name by the program)
+    from torchvision.models.maxvit import MaxVit
+    m = MaxVit(input_size=(32, 32), stem_channels=8, partition_size=2, block_channels=[16], block_layers=[1],
+               head_dim=4, stochastic_depth_prob=0.0, num_classes=10)
+    return static(randomize_bn(m), r(1, 3, 32, 32))
+
+
+class OpAliases(nn.Module):
+    """Ops under their NumPy-style names, which a program may keep (TorchScript's compiler renames them)."""
+
+    def forward(self, x, y):
+        return (x.swapaxes(0, 1), torch.swapdims(x, -1, 0), torch.absolute(x), torch.arccos(x.clamp(-1, 1)),
+                torch.greater(x, y), torch.multiply(x, y), torch.clip(x, -0.5, 0.5), torch.negative(y),
+                torch.true_divide(x, y.abs() + 1), torch.rsub(x, y, alpha=2))
+
+
+@case("op_aliases")
+def _():
+    return (OpAliases(), lambda batch: (r(batch, 3, 4), r(batch, 3, 4)), {"batch": 2},
+            lambda D: ({0: D["batch"]}, {0: D["batch"]}), [{"batch": 3}])
+
+
 class TinySegmentation(nn.Module):
     """A DeepLabV3-like head (torchvision's ASPP: atrous convs + image pooling, interpolated back)
     and an FCN head, upsampled to the input size."""

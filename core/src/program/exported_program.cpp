@@ -7,6 +7,7 @@
 
 #include <torch/csrc/jit/api/compilation_unit.h>
 #include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/passes/normalize_ops.h>
 
 #include <nlohmann/json.hpp>
 
@@ -415,6 +416,10 @@ LoadedProgram load_exported_program(const std::string& path, const std::string& 
   bool usable = true;
   for (const auto& n : out.output_names) usable = usable && !n.empty() && seen.insert(n).second;
   if (!usable) out.output_names.clear();
+
+  // Ops under their other names (swapaxes, absolute, arccos, greater, ...; rsub) as TorchScript's
+  // compiler normalizes a script's, so a program reaches the packs with the names they convert.
+  torch::jit::NormalizeOps(graph);
 
   auto& root = holder.root();
   auto fn = holder.unit()->create_function(c10::QualifiedName(*root.type()->name(), "forward"), graph);
