@@ -54,6 +54,14 @@ inside() {
     chmod +x "$build/node-no-float16array"
     node_args=(-DT2O_NODE="$build/node-no-float16array")
   fi
+  # The tests run ONNX Runtime from tests/ort/node_modules, which scripts/setup.sh installs on the host;
+  # a tree that was never set up (a copy, a fresh clone) gets it here, with the root's npm.
+  if ! (cd tests/ort && node -e "require('onnxruntime-node')") >/dev/null 2>&1; then
+    echo "==> npm: tests/ort (onnxruntime-node)"
+    if ! (cd tests/ort && ONNXRUNTIME_NODE_INSTALL=skip npm ci --ignore-scripts --no-audit --no-fund); then
+      build_state="not built (npm ci in tests/ort failed)"; rc=1; finish
+    fi
+  fi
   echo "==> cmake: configure $build"
   if ! cmake -S "$REPO" -B "$build" -DCMAKE_BUILD_TYPE=Release -DT2O_PYTHON=/usr/bin/python3 ${node_args[@]+"${node_args[@]}"}; then
     build_state="failed (configure)"; rc=1; finish
