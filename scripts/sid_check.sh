@@ -54,8 +54,8 @@ inside() {
     chmod +x "$build/node-no-float16array"
     node_args=(-DT2O_NODE="$build/node-no-float16array")
   fi
-  # The tests run ONNX Runtime from tests/ort/node_modules, which scripts/setup.sh installs on the host;
-  # a tree that was never set up (a copy, a fresh clone) gets it here, with the root's npm.
+  # The tests run ONNX Runtime from tests/ort/node_modules (installed on the host above when it has
+  # npm); otherwise with the root's npm.
   if ! (cd tests/ort && node -e "require('onnxruntime-node')") >/dev/null 2>&1; then
     echo "==> npm: tests/ort (onnxruntime-node)"
     if ! (cd tests/ort && ONNXRUNTIME_NODE_INSTALL=skip npm ci --ignore-scripts --no-audit --no-fund); then
@@ -151,6 +151,13 @@ BUILD_DIR=${T2O_SID_BUILD_DIR:-$HOME/.cache/torch2onnx/sid-build}
 mkdir -p "$BUILD_DIR"
 BUILD_DIR=$(cd "$BUILD_DIR" && pwd -P)
 case "$BUILD_DIR/" in "$REPO"/*) echo "sid_check.sh: the build directory must lie outside the repository ($BUILD_DIR)" >&2; exit 2 ;; esac
+
+# ONNX Runtime for the tests (tests/ort/node_modules), as scripts/setup.sh installs it: with the host's
+# npm where there is one (it trusts what the host trusts, e.g. a proxy's certificate), else inside.
+if ! [ -d "$REPO/tests/ort/node_modules/onnxruntime-node" ] && command -v npm >/dev/null 2>&1; then
+  echo "==> npm: tests/ort (onnxruntime-node), on the host" >&2
+  (cd "$REPO/tests/ort" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --ignore-scripts --no-audit --no-fund) >&2
+fi
 
 export T2O_TORCH2X_SUITE=sid
 T2O_TORCH2X_PACKAGES=$(echo $PACKAGES) bash "$REPO/scripts/torch2x_env.sh" build >&2
