@@ -290,13 +290,16 @@ void copy_written_constants(const std::shared_ptr<torch::jit::Graph>& g) {
   }
 }
 
-// The op that reads graph input `v` directly as probabilities (multinomial, bernoulli), which must
-// be non-negative (and at most 1 for bernoulli): its made-up values are drawn from U[0, 1) instead
-// of N(0, 1). nullptr when there is none.
+// The op that reads graph input `v` directly as probabilities (multinomial, bernoulli, binary
+// cross-entropy's input and target: libtorch 2.x checks both lie in [0, 1]), which must be
+// non-negative (and at most 1 for most): its made-up values are drawn from U[0, 1) instead of
+// N(0, 1). nullptr when there is none.
 const torch::jit::Node* reads_probabilities(const torch::jit::Value* v) {
   for (const auto& use : v->uses()) {
     std::string kind = use.user->kind().toQualString();
     if (use.offset == 0 && (kind == "aten::multinomial" || kind == "aten::bernoulli")) return use.user;
+    if (use.offset <= 1 && kind == "aten::binary_cross_entropy") return use.user;
+    if (use.offset == 1 && kind == "aten::binary_cross_entropy_with_logits") return use.user;
   }
   return nullptr;
 }
@@ -307,7 +310,8 @@ const torch::jit::Node* checks_values(const torch::jit::Value* v) {
   static const std::unordered_set<std::string> ops = {
       "aten::multinomial", "aten::bernoulli", "aten::one_hot",      "aten::embedding",    "aten::embedding_bag",
       "aten::searchsorted", "aten::bucketize", "aten::bincount",    "aten::index_select", "aten::gather",
-      "aten::scatter",     "aten::scatter_add", "aten::index",      "aten::take",         "aten::repeat_interleave"};
+      "aten::scatter",     "aten::scatter_add", "aten::index",      "aten::take",         "aten::repeat_interleave",
+      "aten::binary_cross_entropy"};
   for (const auto& use : v->uses())
     if (ops.count(use.user->kind().toQualString())) return use.user;
   return nullptr;
