@@ -359,6 +359,19 @@ TypeTable ExampleRun::run_once(const std::vector<std::vector<int64_t>>& shapes) 
   } catch (const std::exception& e) {
     if (std::getenv("T2O_DEBUG")) std::cerr << "meta example run failed: " << error_reason(e.what()) << std::endl;
   }
+  // At sizes the user did not give (the runs that find which axes vary), the model may get inputs it
+  // cannot take. libtorch's oneDNN LSTM (2.14) then reads past a hidden state of the old batch size
+  // (memory corruption, a crash later) where its own kernels raise a size mismatch: oneDNN is off
+  // for those runs, which only look at shapes.
+  bool given_sizes = shapes.size() == specs_.size();
+  for (size_t i = 0; i < shapes.size() && given_sizes; ++i) given_sizes = shapes[i] == specs_[i].dims;
+  struct MkldnnOff {
+    bool was;
+    explicit MkldnnOff(bool off) : was(at::globalContext().userEnabledMkldnn()) {
+      if (off) at::globalContext().setUserEnabledMkldnn(false);
+    }
+    ~MkldnnOff() { at::globalContext().setUserEnabledMkldnn(was); }
+  } mkldnn_off(!given_sizes);
   return run_on(shapes, false);
 }
 
