@@ -31,6 +31,9 @@ REPO=$(cd "$(dirname "$SELF")/.." && pwd -P)
 PACKAGES="libtorch-dev libonnx-dev libprotobuf-dev protobuf-compiler cmake make g++ pkg-config libboost-dev
           libboost-filesystem-dev nlohmann-json3-dev libgtest-dev libjemalloc-dev nodejs npm libopenblas0-pthread"
 
+# onnxruntime-node into REPO/tests/ort as scripts/setup.sh installs it (the package ships its .so).
+install_ort() { (cd "$1/tests/ort" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --ignore-scripts --no-audit --no-fund); }
+
 # --- inside the root ------------------------------------------------------------------------------
 inside() {
   local build=$1 mode=$2 targets=$3 jobs=$4; shift 4
@@ -54,13 +57,11 @@ inside() {
     chmod +x "$build/node-no-float16array"
     node_args=(-DT2O_NODE="$build/node-no-float16array")
   fi
-  # The tests run ONNX Runtime from tests/ort/node_modules (installed on the host above when it has
+  # The tests run ONNX Runtime from tests/ort/node_modules (installed on the host below when it has
   # npm); otherwise with the root's npm.
   if ! (cd tests/ort && node -e "require('onnxruntime-node')") >/dev/null 2>&1; then
     echo "==> npm: tests/ort (onnxruntime-node)"
-    if ! (cd tests/ort && ONNXRUNTIME_NODE_INSTALL=skip npm ci --ignore-scripts --no-audit --no-fund); then
-      build_state="not built (npm ci in tests/ort failed)"; rc=1; finish
-    fi
+    install_ort "$REPO" || { build_state="not built (npm ci in tests/ort failed)"; rc=1; finish; }
   fi
   echo "==> cmake: configure $build"
   if ! cmake -S "$REPO" -B "$build" -DCMAKE_BUILD_TYPE=Release -DT2O_PYTHON=/usr/bin/python3 ${node_args[@]+"${node_args[@]}"}; then
@@ -156,7 +157,7 @@ case "$BUILD_DIR/" in "$REPO"/*) echo "sid_check.sh: the build directory must li
 # npm where there is one (it trusts what the host trusts, e.g. a proxy's certificate), else inside.
 if ! [ -d "$REPO/tests/ort/node_modules/onnxruntime-node" ] && command -v npm >/dev/null 2>&1; then
   echo "==> npm: tests/ort (onnxruntime-node), on the host" >&2
-  (cd "$REPO/tests/ort" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --ignore-scripts --no-audit --no-fund) >&2
+  install_ort "$REPO" >&2
 fi
 
 export T2O_TORCH2X_SUITE=sid

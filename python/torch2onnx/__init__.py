@@ -216,27 +216,26 @@ class _Flat(torch.nn.Module):
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
-def _returns_numbers(value: Any) -> bool:
-    """Whether an output holds Python numbers (int, float, bool), inside tuples, lists and dicts too."""
-    if isinstance(value, (bool, int, float)):
+def _holds(value: Any, found) -> bool:
+    """Whether found(v) holds for the output or anything inside its tuples, lists and dicts."""
+    if found(value):
         return True
     if isinstance(value, (tuple, list)):
-        return any(_returns_numbers(v) for v in value)
+        return any(_holds(v, found) for v in value)
     if isinstance(value, dict):
-        return any(_returns_numbers(v) for v in value.values())
+        return any(_holds(v, found) for v in value.values())
     return False
+
+
+def _returns_numbers(value: Any) -> bool:
+    """Whether an output holds Python numbers (int, float, bool)."""
+    return _holds(value, lambda v: isinstance(v, (bool, int, float)))
 
 
 def _returns_tensor_list(value: Any) -> bool:
     """Whether an output holds a list of tensors (a TorchScript List[Tensor]: its length may follow the
-    inputs' sizes, which a trace would fix), inside tuples, lists and dicts too."""
-    if isinstance(value, list) and any(isinstance(v, torch.Tensor) for v in value):
-        return True
-    if isinstance(value, (tuple, list)):
-        return any(_returns_tensor_list(v) for v in value)
-    if isinstance(value, dict):
-        return any(_returns_tensor_list(v) for v in value.values())
-    return False
+    inputs' sizes, which a trace would fix)."""
+    return _holds(value, lambda v: isinstance(v, list) and any(isinstance(t, torch.Tensor) for t in v))
 
 
 def _count_script_outputs(value: Any) -> int:

@@ -19,17 +19,7 @@ import sys
 from typing import Optional
 
 
-def save(module, path):
-    """Saves to a private name, then renames: each test process runs this generator, and a test of
-    another process may be reading the file it replaces (a rename never shows a partial archive)."""
-    tmp = "%s.tmp%d" % (path, os.getpid())
-    module.save(tmp)
-    os.replace(tmp, path)
-
-
-def main():
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
+def generate(out):
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
@@ -49,7 +39,7 @@ def main():
             return a + b + c + d, e
 
     torch.manual_seed(0)
-    save(torch.jit.trace(SeveralOps().eval(), torch.randn(1, 3, 7, 7)), os.path.join(out, "several_ops.pt"))
+    torch.jit.trace(SeveralOps().eval(), torch.randn(1, 3, 7, 7)).save(os.path.join(out, "several_ops.pt"))
 
     lib = torch.library.Library("t2ocheck", "DEF")
     lib.define("op_a(Tensor x, float alpha) -> Tensor")
@@ -63,7 +53,7 @@ def main():
             y = torch.ops.t2ocheck.op_b(y)
             return torch.relu(torch.ops.t2ocheck.op_a(y, 0.5))
 
-    save(torch.jit.script(CustomOps()), os.path.join(out, "custom_ops.pt"))
+    torch.jit.script(CustomOps()).save(os.path.join(out, "custom_ops.pt"))
 
     class DataIf(nn.Module):
         def forward(self, x):
@@ -75,7 +65,7 @@ def main():
                 return x * 2.0
             return x - 1.0
 
-    save(torch.jit.script(DataIf()), os.path.join(out, "data_if.pt"))
+    torch.jit.script(DataIf()).save(os.path.join(out, "data_if.pt"))
 
     class LoopBody(nn.Module):
         """An op no pack converts, inside a loop body inside a branch."""
@@ -87,7 +77,7 @@ def main():
                     x = x + torch.special.bessel_j0(x[0])
             return x
 
-    save(torch.jit.script(LoopBody()), os.path.join(out, "loop_body.pt"))
+    torch.jit.script(LoopBody()).save(os.path.join(out, "loop_body.pt"))
 
     class Defaults(nn.Module):
         def forward(self, x, y: Optional[torch.Tensor] = None, scale: float = 2.0):
@@ -95,13 +85,22 @@ def main():
                 return x * scale
             return x + y
 
-    save(torch.jit.script(Defaults()), os.path.join(out, "defaults.pt"))
+    torch.jit.script(Defaults()).save(os.path.join(out, "defaults.pt"))
 
     class NoDefault(nn.Module):
         def forward(self, x, y, z: Optional[torch.Tensor] = None):
             return x + y if z is None else x + y + z
 
-    save(torch.jit.script(NoDefault()), os.path.join(out, "no_default.pt"))
+    torch.jit.script(NoDefault()).save(os.path.join(out, "no_default.pt"))
+
+
+def main():
+    # Generated once per machine and version of this file, renamed into place when complete (every
+    # test process runs this; the others wait for the first, and none reads a half-written archive).
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures"))
+    import make_fixtures as mf
+    out = sys.argv[1]
+    mf.generate_once(out, os.path.abspath(__file__), lambda _digest: generate(out))
 
 
 if __name__ == "__main__":

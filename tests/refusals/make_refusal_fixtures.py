@@ -9,17 +9,7 @@ import os
 import sys
 
 
-def save(module, path):
-    """Saves to a private name, then renames: each test process runs this generator, and a test of
-    another process may be reading the file it replaces (a rename never shows a partial archive)."""
-    tmp = "%s.tmp%d" % (path, os.getpid())
-    module.save(tmp)
-    os.replace(tmp, path)
-
-
-def main():
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
+def generate(out):
     import torch
 
     class Fn(torch.nn.Module):
@@ -172,22 +162,31 @@ def main():
         "complex_into_mul": (Fn(lambda x: torch.view_as_real(torch.fft.rfft(x) * 2)), [torch.randn(4, 8)]),
     }
     for name, (module, inputs) in models.items():
-        save(torch.jit.trace(module.eval(), tuple(inputs)), os.path.join(out, name + ".pt"))
-    save(torch.jit.script(Linspace()), os.path.join(out, "linspace_runtime_steps.pt"))
-    save(torch.jit.script(NestedListAppend()), os.path.join(out, "nested_list_append.pt"))
-    save(torch.jit.script(TensorSplitDynamic()), os.path.join(out, "tensor_split_dynamic.pt"))
-    save(torch.jit.script(ListIndexRuntime()), os.path.join(out, "list_index_runtime.pt"))
-    save(torch.jit.script(ListSetRuntime()), os.path.join(out, "list_set_runtime.pt"))
-    save(torch.jit.script(DictWriteInBranch()), os.path.join(out, "dict_write_in_branch.pt"))
-    save(torch.jit.script(DictWriteInLoop()), os.path.join(out, "dict_write_in_loop.pt"))
-    save(torch.jit.script(DictWriteRuntimeKey()), os.path.join(out, "dict_write_runtime_key.pt"))
-    save(torch.jit.script(DictPop()), os.path.join(out, "dict_pop.pt"))
-    save(torch.jit.script(OptionalIf()), os.path.join(out, "optional_if.pt"))
-    save(torch.jit.script(OptionalLoop()), os.path.join(out, "optional_loop.pt"))
-    save(torch.jit.script(OptionalIntoOp()), os.path.join(out, "optional_into_op.pt"))
-    save(torch.jit.script(EmptyListsOnly()), os.path.join(out, "empty_lists_only.pt"))
-    save(torch.jit.script(ListConcatRuntimeLists()), os.path.join(out, "list_concat_runtime_lists.pt"))
-    save(torch.jit.trace(SliceStepRuntime(), (torch.zeros(6, 3), torch.tensor(2))), os.path.join(out, "slice_step_runtime.pt"))
+        torch.jit.trace(module.eval(), tuple(inputs)).save(os.path.join(out, name + ".pt"))
+    torch.jit.script(Linspace()).save(os.path.join(out, "linspace_runtime_steps.pt"))
+    torch.jit.script(NestedListAppend()).save(os.path.join(out, "nested_list_append.pt"))
+    torch.jit.script(TensorSplitDynamic()).save(os.path.join(out, "tensor_split_dynamic.pt"))
+    torch.jit.script(ListIndexRuntime()).save(os.path.join(out, "list_index_runtime.pt"))
+    torch.jit.script(ListSetRuntime()).save(os.path.join(out, "list_set_runtime.pt"))
+    torch.jit.script(DictWriteInBranch()).save(os.path.join(out, "dict_write_in_branch.pt"))
+    torch.jit.script(DictWriteInLoop()).save(os.path.join(out, "dict_write_in_loop.pt"))
+    torch.jit.script(DictWriteRuntimeKey()).save(os.path.join(out, "dict_write_runtime_key.pt"))
+    torch.jit.script(DictPop()).save(os.path.join(out, "dict_pop.pt"))
+    torch.jit.script(OptionalIf()).save(os.path.join(out, "optional_if.pt"))
+    torch.jit.script(OptionalLoop()).save(os.path.join(out, "optional_loop.pt"))
+    torch.jit.script(OptionalIntoOp()).save(os.path.join(out, "optional_into_op.pt"))
+    torch.jit.script(EmptyListsOnly()).save(os.path.join(out, "empty_lists_only.pt"))
+    torch.jit.script(ListConcatRuntimeLists()).save(os.path.join(out, "list_concat_runtime_lists.pt"))
+    torch.jit.trace(SliceStepRuntime(), (torch.zeros(6, 3), torch.tensor(2))).save(os.path.join(out, "slice_step_runtime.pt"))
+
+
+def main():
+    # Generated once per machine and version of this file, renamed into place when complete (every
+    # test process runs this; the others wait for the first, and none reads a half-written archive).
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures"))
+    import make_fixtures as mf
+    out = sys.argv[1]
+    mf.generate_once(out, os.path.abspath(__file__), lambda _digest: generate(out))
 
 
 if __name__ == "__main__":
