@@ -6,6 +6,7 @@
 // dtype.
 #include <torch2onnx/plugin.hpp>
 
+#include "common/torch_semantics.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -30,14 +31,15 @@ T2O_SYMBOLIC("aten::arange", 11) {
   };
   if (!ints && is_int_dtype(dt)) {
     // Float bounds, integer dtype: PyTorch's kernel takes the values from the bounds read as int64
-    // (truncated toward zero, as Cast does), start + i * step; the length from those for int64
-    // and from the double bounds, ceil((end - start) / step), for narrower integer types.
+    // (truncated toward zero, as Cast does), start + i * step; the length from the double bounds,
+    // ceil((end - start) / step), for narrower integer types and from PyTorch 2.14 for int64 too
+    // (common/torch_semantics.hpp), from the truncated bounds for int64 before.
     auto as = [&](const Value& v, t2o_dtype t, double dflt) {
       return v.valid() ? scalar(to_dtype(ctx, v, t), v) : ctx.scalar(t, dflt);
     };
     Value s = as(start, T2O_DTYPE_INT64, 0), e = as(end, T2O_DTYPE_INT64, 0), d = as(step, T2O_DTYPE_INT64, 1);
     Value y;
-    if (dt == T2O_DTYPE_INT64) {
+    if (dt == T2O_DTYPE_INT64 && !follows(ctx, torch_change::kArangeDoubleLength)) {
       y = ctx.op("Range", {s, e, d});
     } else {
       Value sd = as(start, T2O_DTYPE_DOUBLE, 0), ed = as(end, T2O_DTYPE_DOUBLE, 0), dd = as(step, T2O_DTYPE_DOUBLE, 1);

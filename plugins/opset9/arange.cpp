@@ -7,14 +7,15 @@
 // Values are computed as PyTorch's kernel does: n = ceil((end - start) / step) in double, start +
 // i * step (in int64 when every bound is an int), then cast to the output's dtype. Float bounds
 // with an integer dtype: the kernel reads each bound as its accumulation type (int64, truncated
-// toward zero) for the values; the length comes from the truncated bounds for int64, from the
-// double bounds for the narrower integer types (arange(8.5, dtype=int64) has 8 elements, with
-// dtype=int32 9).
+// toward zero) for the values; the length comes from the double bounds for the narrower integer
+// types and, until PyTorch 2.14 (common/torch_semantics.hpp), from the truncated bounds for int64
+// (arange(8.5, dtype=int64) has 8 elements there, 9 from 2.14 and with dtype=int32).
 #include <torch2onnx/plugin.hpp>
 
 #include <cmath>
 
 #include "common/constants.hpp"
+#include "common/torch_semantics.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -73,7 +74,7 @@ Value run_time_arange(Ctx& ctx, const Bounds& b, bool ints, t2o_dtype dt) {
     // int64 values (float bounds truncated toward zero, as Cast does, for an integer dtype)
     Value s = bound(ctx, b.start, T2O_DTYPE_INT64, 0), e = bound(ctx, b.end, T2O_DTYPE_INT64, 0),
           d = bound(ctx, b.step, T2O_DTYPE_INT64, 1);
-    Value q = ints || dt == T2O_DTYPE_INT64
+    Value q = ints || (dt == T2O_DTYPE_INT64 && !follows(ctx, torch_change::kArangeDoubleLength))
                   ? quotient(ctx, s, e, d)
                   : quotient(ctx, bound(ctx, b.start, T2O_DTYPE_DOUBLE, 0), bound(ctx, b.end, T2O_DTYPE_DOUBLE, 0),
                              bound(ctx, b.step, T2O_DTYPE_DOUBLE, 1));
@@ -111,9 +112,10 @@ T2O_SYMBOLIC("aten::arange", 9) {
          step = b.step.valid() ? b.step.to_float() : 1.0;
   if (is_int_dtype(dt)) {
     int64_t s = (int64_t)start, e = (int64_t)end, d = (int64_t)step;  // truncation, as Scalar::to<int64_t>
-    if (d == 0) fail("aten::arange: step must be non-zero");
-    int64_t n = dt == T2O_DTYPE_INT64 ? (int64_t)std::ceil((double)(e - s) / (double)d)
-                                      : (int64_t)std::ceil((end - start) / step);
+    bool double_length = dt != T2O_DTYPE_INT64 || follows(ctx, torch_change::kArangeDoubleLength);
+    if (step == 0 || (d == 0 && !double_length)) fail("aten::arange: step must be non-zero");
+    int64_t n = double_length ? (int64_t)std::ceil((end - start) / step)
+                              : (int64_t)std::ceil((double)(e - s) / (double)d);
     std::vector<int64_t> values;
     for (int64_t i = 0; i < n; ++i) values.push_back(s + i * d);
     return ctx.set_output(0, constant_of(ctx, dt, {(int64_t)values.size()}, {}, values));

@@ -5,7 +5,8 @@
 //   aten::kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
 //   aten::quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear')
 //   aten::quantile.scalar(Tensor self, float q, ...), aten::nanquantile(...) (the same overloads)
-//       sorted along dim (or flattened), rank q (n - 1) in the input's type (nanquantile: q (count - 1)
+//       sorted along dim (or flattened), rank q (n - 1) in the input's type, in double from PyTorch 2.14
+//       (common/torch_semantics.hpp) (nanquantile: q (count - 1)
 //       of the non-NaN count, per row), floor/ceil/round to even for lower/higher/nearest, the
 //       entries below and above blended with PyTorch's lerp (weight 0.5 for midpoint); a row with
 //       NaN gives NaN (nanquantile: only an all-NaN row). q must be a constant.
@@ -24,6 +25,7 @@
 
 #include "common/shape_ops.hpp"
 #include "common/sorting.hpp"
+#include "common/torch_semantics.hpp"
 
 using namespace t2o;
 using namespace t2o::pack;
@@ -214,10 +216,13 @@ Value lerp(Ctx& ctx, const Value& a, const Value& b, const Value& w, t2o_dtype d
   return ctx.op("Where", {ctx.op("Less", {w, ctx.scalar(dt, 0.5)}), low, high});
 }
 
+// The rank q * (n - 1) of q read as the input's type T: computed in T, or in double from PyTorch 2.14
+// (common/torch_semantics.hpp; the same for a double input).
 template <typename T>
 Value quantile_const_rank(Ctx& ctx, const Value& sorted, int64_t axis, int64_t n, double q, Interp interp,
                           t2o_dtype dt) {
-  T rank = (T)q * (T)(n - 1);
+  double rank = follows(ctx, torch_change::kQuantileDoubleRank) ? (double)(T)q * (double)(n - 1)
+                                                                 : (double)((T)q * (T)(n - 1));
   if (interp == Interp::Lower) rank = std::floor(rank);
   else if (interp == Interp::Higher) rank = std::ceil(rank);
   else if (interp == Interp::Nearest) rank = std::nearbyint(rank);  // half to even, as Tensor.round
@@ -225,7 +230,7 @@ Value quantile_const_rank(Ctx& ctx, const Value& sorted, int64_t axis, int64_t n
   Value vb = ctx.op("Gather", {sorted, ctx.const_i64({below})}, {Attr::i("axis", axis)});
   if (interp != Interp::Linear && interp != Interp::Midpoint) return vb;
   Value va = ctx.op("Gather", {sorted, ctx.const_i64({above})}, {Attr::i("axis", axis)});
-  T w = interp == Interp::Midpoint ? (T)0.5 : rank - (T)below;
+  T w = interp == Interp::Midpoint ? (T)0.5 : (T)(rank - (double)below);
   return lerp(ctx, vb, va, ctx.scalar(dt, (double)w), dt);
 }
 
@@ -262,11 +267,14 @@ void quantile(Ctx& ctx, bool ignore_nan) {
                          {Attr::i("to", T2O_DTYPE_BOOL)});
       v = ctx.op("Where", {any, nan_value, v});
     } else {
-      // Ranks per row from the non-NaN count, in the input's type as PyTorch computes them.
-      Value count = reduce(ctx, "ReduceSum", ctx.op("Cast", {ctx.op("Not", {nan_mask})}, {Attr::i("to", dt)}),
+      // Ranks per row from the non-NaN count, in the type PyTorch computes them in: the input's, or
+      // double from PyTorch 2.14 (of q read as the input's type).
+      t2o_dtype rt = follows(ctx, torch_change::kQuantileDoubleRank) ? T2O_DTYPE_DOUBLE : dt;
+      double qr = dt == T2O_DTYPE_FLOAT ? (double)(float)q : q;
+      Value count = reduce(ctx, "ReduceSum", ctx.op("Cast", {ctx.op("Not", {nan_mask})}, {Attr::i("to", rt)}),
                            {in.axis}, true);
-      Value rank = ctx.op("Mul", {ctx.scalar(dt, q), ctx.op("Sub", {count, ctx.scalar(dt, 1.0)})});
-      rank = ctx.op("Max", {rank, ctx.scalar(dt, 0.0)});
+      Value rank = ctx.op("Mul", {ctx.scalar(rt, qr), ctx.op("Sub", {count, ctx.scalar(rt, 1.0)})});
+      rank = ctx.op("Max", {rank, ctx.scalar(rt, 0.0)});
       if (interp == Interp::Lower) rank = ctx.op("Floor", {rank});
       else if (interp == Interp::Higher) rank = ctx.op("Ceil", {rank});
       else if (interp == Interp::Nearest) {
@@ -279,11 +287,12 @@ void quantile(Ctx& ctx, bool ignore_nan) {
         Value above = ctx.op("Cast", {ctx.op("Ceil", {rank})}, {Attr::i("to", T2O_DTYPE_INT64)});
         Value va = pick_at(ctx, sorted, above, in.axis, in.rank, n, dt);
         Value w = interp == Interp::Midpoint ? ctx.scalar(dt, 0.5)
-                                             : ctx.op("Sub", {rank, ctx.op("Cast", {below}, {Attr::i("to", dt)})});
+                                             : ctx.op("Sub", {rank, ctx.op("Cast", {below}, {Attr::i("to", rt)})});
+        if (rt != dt) w = ctx.op("Cast", {w}, {Attr::i("to", dt)});
         v = lerp(ctx, v, va, w, dt);
       }
       // An all-NaN row (its sorted entries are the +inf standing for NaN).
-      Value empty = ctx.op("Not", {ctx.op("Greater", {count, ctx.scalar(dt, 0.0)})});
+      Value empty = ctx.op("Not", {ctx.op("Greater", {count, ctx.scalar(rt, 0.0)})});
       v = ctx.op("Where", {empty, nan_value, v});
     }
     // v keeps the reduced axis with size 1.

@@ -103,8 +103,11 @@ T2O_HOST_FN(quantized_dtype, 44);
 T2O_HOST_FN(default_dtype, 45);
 // ABI 1.3: optional values
 T2O_HOST_FN(make_optional, 46);
+// ABI 1.4: the PyTorch release followed
+T2O_HOST_FN(torch_version, 47);
 #undef T2O_HOST_FN
-static_assert(sizeof(t2o_host_api) == 16 + 8 * 47, "t2o_host_api size (ABI 1.3: 47 functions)");
+static_assert(sizeof(t2o_host_api) == 16 + 8 * 48, "t2o_host_api size (ABI 1.4: 48 functions)");
+static_assert(std::is_same<decltype(t2o_host_api::torch_version), int32_t (*)(t2o_ctx*)>::value, "torch_version");
 static_assert(std::is_same<decltype(t2o_host_api::make_optional),
                            t2o_status (*)(t2o_ctx*, t2o_value, int32_t, int32_t, t2o_value*)>::value,
               "make_optional");
@@ -210,10 +213,10 @@ static_assert(T2O_SYMBOLIC_COMPLEX_PAIRS == 2u && T2O_SYMBOLIC_OPTIONALS == 4u, 
 #define T2O_STR_INNER(x) #x
 #define T2O_STR(x) T2O_STR_INNER(x)
 
-TEST(AbiLayout, VersionIsOnePointThree) {
+TEST(AbiLayout, VersionIsOnePointFour) {
   // A change here is deliberate: a new minor appends members, a new major breaks every pack.
   EXPECT_EQ(T2O_ABI_MAJOR, 1);
-  EXPECT_EQ(T2O_ABI_MINOR, 3);
+  EXPECT_EQ(T2O_ABI_MINOR, 4);
 }
 
 TEST(AbiLayout, EntrySymbolName) {

@@ -6,6 +6,7 @@
 #include "convert/walk.hpp"
 #include "convert/onnx_types.hpp"
 #include "convert/quantized_values.hpp"
+#include "common/torch_compat.hpp"
 #include "torch2onnx/core/dtype_table.hpp"
 
 #include <cstring>
@@ -724,6 +725,9 @@ t2o_status h_make_optional(t2o_ctx* ctx, t2o_value element, int32_t dtype, int32
   });
 }
 
+// The libtorch this host runs models with (its results are the ones the export must match).
+int32_t h_torch_version(t2o_ctx*) { return TORCH_VERSION_MAJOR * 100 + TORCH_VERSION_MINOR; }
+
 }  // namespace
 
 const t2o_host_api* Session::host_api() {
@@ -744,6 +748,8 @@ const t2o_host_api* Session::host_api() {
       h_default_dtype,
       // ABI 1.3
       h_make_optional,
+      // ABI 1.4
+      h_torch_version,
   };
   return &api;
 }

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define T2O_ABI_MAJOR 1
-#define T2O_ABI_MINOR 3
+#define T2O_ABI_MINOR 4
 
 /* The one symbol a pack exports. */
 #define T2O_ENTRY_SYMBOL t2o_plugin_entry
@@ -239,6 +239,12 @@ typedef struct t2o_host_api {
    * of a tensor of element type dtype and rank `rank` (-1: unknown; ONNX Optional's `type` attribute).
    * Emits ONNX Optional, which needs opset 15 of the default domain. */
   t2o_status (*make_optional)(t2o_ctx* ctx, t2o_value element, int32_t dtype, int32_t rank, t2o_value* out);
+
+  /* --- ABI 1.4: the PyTorch release whose semantics the model follows ---
+   * The libtorch the host runs the model with, major * 100 + minor (113 for 1.13, 214 for 2.14). A
+   * few ops' results changed between releases (arange's length with float bounds and an int64 dtype,
+   * quantile's rank precision); their symbolics follow this one, as the model's own runs do. */
+  int32_t (*torch_version)(t2o_ctx* ctx);
 } t2o_host_api;
 
 /* A symbolic: converts one TorchScript node. Returns T2O_OK after binding every output. */

@@ -191,6 +191,12 @@ class Ctx {
     return (t2o_dtype)host_->default_dtype(raw_);
   }
   t2o_dtype output_quantized_dtype(int32_t i) const { return quantized_dtype(1, i); }
+  // The PyTorch release whose semantics the model follows (the libtorch the host runs), major * 100 +
+  // minor: 113 for 1.13, 214 for 2.14; 113 on an ABI < 1.4 host (those built against 1.13 only).
+  int32_t torch_version() const {
+    if (!T2O_HAS_MEMBER(host_, t2o_host_api, torch_version)) return 113;
+    return host_->torch_version(raw_);
+  }
 
   int64_t opset(const char* domain = "") const { return host_->opset(raw_, domain); }
   void require_opset(const char* domain, int64_t version) { check(host_->require_opset(raw_, domain, version)); }
