@@ -14,7 +14,6 @@ the library's kernels):
   llama/model.pt + llama/runs/K/   a Llama-style decoder, one directory per (batch, seq, past) run
 OUT_DIR/cases.json lists the kernel cases and llama runs. Regenerated when this file changes.
 """
-import hashlib
 import json
 import os
 import shutil
@@ -27,15 +26,6 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "fixtures"))
 
 ALL_OPSETS = [9, 10, 11, 13, 17, 18, 22]  # auxiliary forms change at 10 (Slice), 11 (Range), 13; up to 22
 SHORT_OPSETS = [9, 17]
-
-
-def source_hash():
-    h = hashlib.sha256()
-    for path in (__file__, os.path.join(ROOT, "python", "torch2onnx_ops", "_aten_decompositions.py"),
-                 os.path.join(ROOT, "python", "torch2onnx_ops", "__init__.py")):
-        with open(path, "rb") as f:
-            h.update(f.read())
-    return h.hexdigest()
 
 
 def attr(name, value):
@@ -332,23 +322,22 @@ def refused_by_torch(torch, index, name, d, make):
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
-    out_dir = sys.argv[1]
-    digest = source_hash()
-    index_path = os.path.join(out_dir, "cases.json")
-    if os.path.exists(index_path):
-        with open(index_path) as f:
-            if json.load(f).get("source_hash") == digest:
-                return
+    import make_fixtures as mf
+
+    # Generated once per machine and version of these sources (make_fixtures.generate_once: one
+    # process generates, the other test processes wait, the directory is renamed into place whole).
+    extra = tuple(os.path.join(ROOT, "python", "torch2onnx_ops", f) for f in ("_aten_decompositions.py", "__init__.py"))
+    mf.generate_once(sys.argv[1], os.path.abspath(__file__), lambda digest: generate(sys.argv[1], digest),
+                     extra_sources=extra)
+
+
+def generate(tmp, digest):
     import torch
     import make_fixtures as mf
     import torch2onnx_ops as ops
 
     torch.set_num_threads(1)
     torch.manual_seed(0)
-    # One temporary directory per process: ctest -j runs several of these tests at once.
-    tmp = f"{out_dir}.tmp{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
     index = {"source_hash": digest, "kernels": [], "llama_runs": [], "skipped": {}}
     for case in rope_cases(torch) + attention_cases(torch):
         d = os.path.join(tmp, "kernels", case["name"])
@@ -401,13 +390,6 @@ def main():
         index["llama_runs"].append(str(k))
     with open(os.path.join(tmp, "cases.json"), "w") as f:
         json.dump(index, f, indent=1)
-    if os.path.exists(index_path):
-        with open(index_path) as f:
-            if json.load(f).get("source_hash") == digest:  # another process finished first
-                shutil.rmtree(tmp, ignore_errors=True)
-                return
-    shutil.rmtree(out_dir, ignore_errors=True)
-    os.rename(tmp, out_dir)
 
 
 if __name__ == "__main__":
