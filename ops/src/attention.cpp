@@ -3,10 +3,8 @@
 // this follows ONNX Runtime (README, "torch.onnx.ops"):
 //  - softcap is applied to the scaled Q·Kᵀ before the mask/bias is added (ONNX's corrected order), so a
 //    masked score stays masked; qk_matmul_output_mode 1 is the scores after softcap, 2 after the mask;
-//  - is_causal: query i sees keys 0..i of the present keys (past and new), the upper-left alignment
-//    ONNX's text and PyTorch's reference give, with a past too (ONNX Runtime 1.30's kernel aligns to the
-//    bottom right there: the native node then gets this mask explicitly, plugins/onnx_ops/attention.cpp);
-//    is_causal may be combined with attn_mask (PyTorch's reference refuses it);
+//  - is_causal with a past: query i sees keys up to past_length + i (bottom-right alignment); a single
+//    query after a non-empty past sees every key; is_causal may be combined with attn_mask;
 //  - masked scores hold the lowest finite float, not -inf (a fully masked row is uniform, not NaN).
 //
 // onnx::Attention.opset23(Tensor Q, Tensor K, Tensor V, Tensor? attn_mask=None, Tensor? past_key=None,
@@ -84,6 +82,7 @@ AttentionOutputs attention_23(const at::Tensor& Q_in, const at::Tensor& K_in, co
   T2O_ATTN_CHECK(batch > 0 && q_seq > 0 && K.size(2) > 0 && head_size > 0 && V.size(3) > 0,
                  "batch, sequence lengths and head sizes must be > 0");
 
+  int64_t past = 0;
   if (past_key) {
     const at::Tensor &pk = *past_key, &pv = *past_value;
     T2O_ATTN_CHECK(pk.dim() == 4 && pv.dim() == 4, "past_key and past_value must be 4-D");
@@ -93,6 +92,7 @@ AttentionOutputs attention_23(const at::Tensor& Q_in, const at::Tensor& K_in, co
                    "past_value must be (", batch, ", ", kvh, ", ", pk.size(2), ", ", V.size(3), "), got ", pv.sizes());
     T2O_ATTN_CHECK(pk.scalar_type() == K.scalar_type() && pv.scalar_type() == V.scalar_type(),
                    "past_key/past_value must have K's/V's dtype");
+    past = pk.size(2);
   }
   at::Tensor present_key = past_key ? at::cat({*past_key, K}, 2) : K.contiguous();
   at::Tensor present_value = past_value ? at::cat({*past_value, V}, 2) : V.contiguous();
@@ -124,10 +124,11 @@ AttentionOutputs attention_23(const at::Tensor& Q_in, const at::Tensor& K_in, co
                            at::full({}, lowest, at::TensorOptions().dtype(compute)))
                : m.to(compute);
   }
-  if (is_causal) {
+  // A single query after a non-empty past sees every key (ONNX Runtime's decode shortcut).
+  if (is_causal && !(q_seq == 1 && past > 0)) {
     at::Tensor rows = at::arange(q_seq, at::kLong).unsqueeze(1);
     at::Tensor cols = at::arange(total, at::kLong).unsqueeze(0);
-    at::Tensor hidden = cols > rows;  // (q_seq, total): tril's complement, upper-left
+    at::Tensor hidden = cols > rows + past;  // (q_seq, total)
     at::Tensor base = bias ? *bias : at::zeros({q_seq, total}, at::TensorOptions().dtype(compute));
     bias = at::where(hidden, at::full({}, lowest, at::TensorOptions().dtype(compute)), base);
   }

@@ -2,10 +2,9 @@
 // outputs, so present_key/present_value exist whenever a past is given, as ONNX Runtime requires);
 // below, its exact decomposition as ONNX Runtime 1.30 computes it: 3-D inputs split into heads,
 // Concat of the past, grouped-query heads by Tile, MatMul·scale, softcap (Div, Tanh, Mul), then the
-// bias (a boolean mask as Where(mask, 0, lowest); is_causal as Where over positions, present key t
-// hidden from query s when t > s: upper-left, as ONNX's text and PyTorch's reference, with a past
-// too), Softmax, MatMul with V. Half types are computed in float. At 23 with is_causal and a past the
-// native node gets the causal mask explicitly (ONNX Runtime 1.30 aligns it to the bottom right).
+// bias (a boolean mask as Where(mask, 0, lowest); is_causal as Where over Range-built positions, key t
+// hidden from query s when t > past + s, not for a single query after a non-empty past), Softmax,
+// MatMul with V. Half types are computed in float.
 //
 // onnx::Attention.opset23(Tensor Q, Tensor K, Tensor V, Tensor? attn_mask=None, Tensor? past_key=None,
 //     Tensor? past_value=None, *, bool is_causal=False, SymInt kv_num_heads=0, SymInt q_num_heads=0,
@@ -74,28 +73,6 @@ Value dim1(Ctx& ctx, const Value& x, int64_t axis) {
   return pack::slice(ctx, ctx.op("Shape", {x}), {0}, {axis}, {axis + 1});
 }
 
-// is_causal: a [q_seq, total] bool, true where present key t is hidden from query s (t > s): the
-// upper-left alignment of ONNX's text and PyTorch's reference, with a past too. Constant when the
-// sizes are static (every opset), else built from the run-time sizes (Range, opset 11).
-// With `visible`, the complement (true where the key is seen), for an attn_mask.
-Value causal_hidden(Ctx& ctx, const AttnArgs& a, bool visible = false) {
-  const int64_t seq_axis = a.q.rank() == 4 ? 2 : 1;  // 3-D inputs: (batch, seq, hidden)
-  const int64_t q_seq = a.q.dim(seq_axis), kv_len = a.k.dim(seq_axis);
-  const int64_t past_len = a.past_key.valid() ? a.past_key.dim(2) : 0;
-  if (q_seq >= 0 && past_len >= 0 && kv_len >= 0) {
-    if (!visible) return pack::causal_hidden_const(ctx, q_seq, past_len + kv_len, 0);
-    std::vector<uint8_t> seen((size_t)(q_seq * (past_len + kv_len)));
-    for (int64_t s = 0; s < q_seq; ++s)
-      for (int64_t t = 0; t < past_len + kv_len; ++t) seen[(size_t)(s * (past_len + kv_len) + t)] = t <= s;
-    return ctx.tensor(T2O_DTYPE_BOOL, {q_seq, past_len + kv_len}, seen.data(), seen.size());
-  }
-  Value q_len = pack::squeeze(ctx, dim1(ctx, a.q, seq_axis), {0});
-  Value total_len = pack::squeeze(ctx, dim1(ctx, a.k, seq_axis), {0});
-  if (a.past_key.valid()) total_len = ctx.op("Add", {total_len, pack::squeeze(ctx, dim1(ctx, a.past_key, 2), {0})});
-  Value hidden = pack::causal_hidden_dynamic(ctx, q_len, total_len, Value(), "is_causal with a dynamic sequence or past length");
-  return visible ? ctx.op("Not", {hidden}) : hidden;
-}
-
 void decompose(Ctx& ctx, const AttnArgs& a) {
   const int32_t rank = a.q.rank();
   const t2o_dtype dt = a.q.dtype();
@@ -157,8 +134,30 @@ void decompose(Ctx& ctx, const AttnArgs& a) {
       bias = cast_if(ctx, ctx.as_onnx(a.mask), a.mask.dtype(), ct);
   }
   if (a.is_causal) {
-    Value base = bias.valid() ? bias : ctx.scalar(ct, 0.0);
-    bias = ctx.op("Where", {causal_hidden(ctx, a), ctx.scalar(ct, lowest), base});
+    const bool static_past = !a.past_key.valid() || a.past_key.dim(2) >= 0;
+    const int64_t past_len = a.past_key.valid() ? a.past_key.dim(2) : 0;
+    const bool static_q = q_seq >= 0;
+    const bool skip_static = static_q && static_past && q_seq == 1 && past_len > 0;
+    const int64_t total = static_past && a.k.dim(rank == 4 ? 2 : 1) >= 0
+                              ? past_len + a.k.dim(rank == 4 ? 2 : 1) : -1;
+    if (!skip_static) {
+      Value hidden;
+      if (static_q && total >= 0) {  // a constant pattern, valid at every opset
+        hidden = pack::causal_hidden_const(ctx, q_seq, total, past_len);
+      } else {
+        Value q_len = pack::squeeze(ctx, dim1(ctx, Q, 2), {0});
+        Value total_len = pack::squeeze(ctx, dim1(ctx, present_key, 2), {0});
+        Value past = a.past_key.valid() ? pack::squeeze(ctx, dim1(ctx, a.past_key, 2), {0}) : ctx.scalar_i64(0);
+        Value zero = ctx.scalar_i64(0), one = ctx.scalar_i64(1);
+        hidden = pack::causal_hidden_dynamic(ctx, q_len, total_len, past, "is_causal with a dynamic sequence or past length");
+        if (!static_q || q_seq == 1) {  // ONNX Runtime's decode shortcut, decided at run time
+          Value skip = ctx.op("And", {ctx.op("Equal", {q_len, one}), ctx.op("Greater", {past, zero})});
+          hidden = ctx.op("And", {hidden, ctx.op("Not", {skip})});
+        }
+      }
+      Value base = bias.valid() ? bias : ctx.scalar(ct, 0.0);
+      bias = ctx.op("Where", {hidden, ctx.scalar(ct, lowest), base});
+    }
   }
   if (bias.valid()) scores = ctx.op("Add", {scores, bias});
   if (a.qk_mode == 2) qk_out = scores;
@@ -192,16 +191,7 @@ T2O_SYMBOLIC("onnx::Attention", 23) {
     return;
   }
   std::vector<Attr> attrs;
-  Value mask = a.mask;
-  if (a.is_causal && a.past_key.valid()) {
-    // ONNX Runtime 1.30 aligns is_causal to the bottom right when there is a past (query i sees
-    // past + i keys); ONNX's text and PyTorch align it to the top left: the mask goes in explicitly.
-    if (!mask.valid()) mask = causal_hidden(ctx, a, true);
-    else if (mask.dtype() == T2O_DTYPE_BOOL) mask = ctx.op("And", {mask, causal_hidden(ctx, a, true)});
-    else mask = ctx.op("Where", {causal_hidden(ctx, a), ctx.scalar(mask.dtype(), lowest_of(mask.dtype())), ctx.as_onnx(mask)});
-  } else if (a.is_causal) {
-    attrs.push_back(Attr::i("is_causal", 1));
-  }
+  if (a.is_causal) attrs.push_back(Attr::i("is_causal", 1));
   if (a.kv_num_heads != 0) attrs.push_back(Attr::i("kv_num_heads", a.kv_num_heads));
   if (a.q_num_heads != 0) attrs.push_back(Attr::i("q_num_heads", a.q_num_heads));
   if (a.qk_mode != 0) attrs.push_back(Attr::i("qk_matmul_output_mode", a.qk_mode));
@@ -209,6 +199,6 @@ T2O_SYMBOLIC("onnx::Attention", 23) {
   if (a.softcap != 0) attrs.push_back(Attr::f("softcap", a.softcap));
   if (a.softmax_precision) attrs.push_back(Attr::i("softmax_precision", *a.softmax_precision));
   std::vector<Value> outs =
-      ctx.op_n("Attention", {a.q, a.k, a.v, mask, a.past_key, a.past_value}, 4, attrs);
+      ctx.op_n("Attention", {a.q, a.k, a.v, a.mask, a.past_key, a.past_value}, 4, attrs);
   for (int i = 0; i < 4; ++i) ctx.set_output(i, outs[(size_t)i]);
 }

@@ -80,7 +80,9 @@ def attention_23(Q: Tensor, K: Tensor, V: Tensor, attn_mask: Optional[Tensor] = 
     kvh = K.size(1)
     q_seq = Q.size(2)
     head_size = Q.size(3)
+    past = 0
     if past_key is not None and past_value is not None:
+        past = past_key.size(2)
         present_key = torch.cat([past_key, K], 2)
         present_value = torch.cat([past_value, V], 2)
     else:
@@ -97,10 +99,10 @@ def attention_23(Q: Tensor, K: Tensor, V: Tensor, attn_mask: Optional[Tensor] = 
             bias = torch.where(attn_mask, torch.zeros([], dtype=compute), torch.full([], lowest, dtype=compute))
         else:
             bias = attn_mask.to(compute)
-    if is_causal:  # upper-left, as ONNX's text and PyTorch's reference, with a past too
+    if is_causal and not (q_seq == 1 and past > 0):
         rows = torch.arange(q_seq).unsqueeze(1)
         cols = torch.arange(total).unsqueeze(0)
-        hidden = cols > rows
+        hidden = cols > rows + past
         if bias is None:
             base = torch.zeros([q_seq, total], dtype=compute)
         else:

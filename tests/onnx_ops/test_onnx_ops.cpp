@@ -160,29 +160,7 @@ void write_single_node_model(const nlohmann::json& meta, const fs::path& out) {
     vi->set_name(name);
     vi->mutable_type()->mutable_tensor_type()->set_elem_type(elem_type(meta.at("outputs").at(k).at("dtype")));
   }
-  // ONNX Runtime 1.30 aligns Attention's is_causal to the bottom right when there is a past; ONNX's
-  // text, PyTorch and libtorch2onnx_ops to the top left. Such a node gets the causal mask explicitly
-  // (as plugins/onnx_ops/attention.cpp exports it), so the kernels are compared on the same masking.
-  const bool causal_past = spec.at("op_type") == "Attention" && node->input_size() > 4 && !node->input(4).empty() &&
-                           std::any_of(spec.at("attrs").begin(), spec.at("attrs").end(), [](const nlohmann::json& a) {
-                             return a.at("name") == "is_causal" && a.at("value").get<int64_t>() != 0;
-                           });
-  if (causal_past) {
-    ASSERT_TRUE(node->input(3).empty()) << "a causal case with a past and a mask";
-    const auto shape = [&](int k) { return meta.at("inputs").at(k).at("shape").get<std::vector<int64_t>>(); };
-    const auto q = shape(0), kk = shape(1), past = shape(3);  // Q, K, V, past_key, past_value
-    const int64_t rows = q[q.size() == 4 ? 2 : 1], cols = past[2] + kk[kk.size() == 4 ? 2 : 1];
-    auto* mask = graph->add_initializer();
-    mask->set_name("causal_mask");
-    mask->set_data_type(onnx::TensorProto::BOOL);
-    mask->add_dims(rows);
-    mask->add_dims(cols);
-    for (int64_t s = 0; s < rows; ++s)
-      for (int64_t t = 0; t < cols; ++t) mask->add_int32_data(t <= s ? 1 : 0);
-    node->set_input(3, "causal_mask");
-  }
   for (const auto& a : spec.at("attrs")) {
-    if (causal_past && a.at("name") == "is_causal") continue;
     auto* attr = node->add_attribute();
     attr->set_name(a.at("name").get<std::string>());
     if (a.at("type") == "int") {
