@@ -43,8 +43,9 @@ std::vector<std::string> index_list(const char* key) {
   return nlohmann::json::parse(f).at(key).get<std::vector<std::string>>();
 }
 
-// Cases and seeds the PyTorch that made the fixtures refuses (make_onnx_ops_fixtures.py TORCH_REFUSES):
-// cases.json "skipped", name -> why.
+// Cases and seeds the PyTorch that made the fixtures refuses (make_onnx_ops_fixtures.py TORCH_REFUSES),
+// or whose values its own torch.onnx.ops kernel computes otherwise than Attention-23 as ONNX Runtime
+// does (pytorch_departs): cases.json "skipped", name -> why.
 nlohmann::json skipped_cases() {
   std::ifstream f(fixture_root() / "cases.json");
   const auto index = nlohmann::json::parse(f);
@@ -431,6 +432,7 @@ TEST(OnnxOps, SeedRotaryEmbeddingDynamicBatch) {
 
 TEST(OnnxOps, ScriptedModel) {
   ASSERT_FALSE(fixture_root().empty());
+  if (const std::string why = refused_fixture("seeds/scripted"); !why.empty()) GTEST_SKIP() << why;
   const fs::path fx = fixture_root() / "seeds" / "scripted";
   const fs::path out_dir = fresh_out_dir();
   for (int opset : {17, T2O_ONNX_OPS_NATIVE_OPSET}) {
@@ -481,6 +483,11 @@ TEST(OnnxOps, LlamaDecoder) {
     }
     std::cout << "llama opset " << opset << ": " << model.graph().node_size() << " nodes (" << rope
               << " RotaryEmbedding, " << attention << " Attention)\n";
+    // Runs whose expected values this PyTorch's own kernel would get wrong are not made (cases.json
+    // "skipped" names them and why).
+    for (const auto& [name, why] : skipped_cases().items())
+      if (name.rfind("llama/", 0) == 0) std::cout << "  skipped " << name << ": " << why.get<std::string>() << "\n";
+    ASSERT_FALSE(index_list("llama_runs").empty());
     for (const auto& k : index_list("llama_runs")) {
       const fs::path run_dir = fx / "runs" / k;
       const auto meta = read_meta(run_dir);
