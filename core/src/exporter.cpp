@@ -117,6 +117,55 @@ void unname_sequence_symbols(onnx::ModelProto& model) {
   });
 }
 
+// ONNX 1.20's inference for Attention-23 reads the key/value sequence length (and, for 3-D inputs, the
+// hidden size) with dim_value(), which is 0 for a symbolic dim, and writes that 0 into the output's
+// shape (the attention weights' last dim, a 3-D output's last dim). No Attention output has a 0-sized
+// dim, so such a dim is put back as the graph declared it before inference, or left unknown.
+struct DeclaredShapes {
+  std::map<std::string, onnx::TensorShapeProto> shapes;  // Attention outputs the graph typed
+};
+
+DeclaredShapes attention_outputs_declared(onnx::ModelProto& model) {
+  DeclaredShapes d;
+  for_each_graph(model.mutable_graph(), [&](onnx::GraphProto* g) {
+    std::set<std::string> outs;
+    for (const auto& n : g->node())
+      if (n.op_type() == "Attention" && (n.domain().empty() || n.domain() == "ai.onnx"))
+        for (const auto& o : n.output()) outs.insert(o);
+    if (outs.empty()) return;
+    auto record = [&](const onnx::ValueInfoProto& v) {
+      if (outs.count(v.name())) {
+        d.shapes[v.name()];  // known to be an Attention output even when untyped
+        if (v.type().has_tensor_type() && v.type().tensor_type().has_shape())
+          d.shapes[v.name()] = v.type().tensor_type().shape();
+      }
+    };
+    for (const auto& v : g->value_info()) record(v);
+    for (const auto& v : g->output()) record(v);
+    for (const auto& o : outs) d.shapes.emplace(o, onnx::TensorShapeProto());
+  });
+  return d;
+}
+
+void restore_attention_zero_dims(onnx::ModelProto& model, const DeclaredShapes& declared) {
+  if (declared.shapes.empty()) return;
+  auto repair = [&](onnx::ValueInfoProto& v) {
+    auto it = declared.shapes.find(v.name());
+    if (it == declared.shapes.end() || !v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return;
+    auto* shape = v.mutable_type()->mutable_tensor_type()->mutable_shape();
+    for (int i = 0; i < shape->dim_size(); ++i) {
+      auto* dim = shape->mutable_dim(i);
+      if (!dim->has_dim_value() || dim->dim_value() != 0) continue;
+      if (i < it->second.dim_size()) *dim = it->second.dim(i);
+      else dim->clear_dim_value();
+    }
+  };
+  for_each_graph(model.mutable_graph(), [&](onnx::GraphProto* g) {
+    for (auto& v : *g->mutable_value_info()) repair(v);
+    for (auto& v : *g->mutable_output()) repair(v);
+  });
+}
+
 // The ONNX checker and shape inference on the assembled model, as export runs them before writing
 // (and check, as a dry run, too). Throws ExportError naming the node and the op and pack behind it.
 void validate(ConvertedModel& conv, const ExportOptions& options) {
@@ -142,11 +191,13 @@ void validate(ConvertedModel& conv, const ExportOptions& options) {
   } catch (const std::exception& e) {
     throw ExportError("the ONNX checker rejected the result: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
   }
+  const DeclaredShapes attention_declared = attention_outputs_declared(model);
   try {
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), checkable.inference_options());
   } catch (const std::exception& e) {
     throw ExportError("ONNX shape inference failed: " + one_line(first_line(e.what())) + attribute(e.what(), conv));
   }
+  restore_attention_zero_dims(model, attention_declared);
   unname_sequence_symbols(model);
   if (model.functions_size() > 0) untype_partial_function_values(model);
 }

@@ -47,6 +47,10 @@ inline std::string number_text(double x) {
 
 struct SdpaArgs {
   Value q, k, v, mask;  // mask invalid when None
+  // An attn_mask that is None on some run-time path (an ONNX optional), and an is_causal computed at
+  // run time (a 0-d bool): PyTorch 2.14's scripted nn.MultiheadAttention passes None as the mask when
+  // the mask it was given is causal, and is_causal then.
+  Value optional_mask, causal_at_run_time;
   bool causal = false, gqa = false;
   std::optional<double> scale;
   int64_t rank = 0;  // query's rank (key's and value's are the same)
@@ -63,7 +67,14 @@ inline SdpaArgs sdpa_args(Ctx& ctx) {
   a.q = ctx.input(0);
   a.k = ctx.input(1);
   a.v = ctx.input(2);
-  a.mask = opt_input(ctx, 3);
+  if (ctx.input(3).is_optional()) {
+    require(ctx, feature::kOptional, "attn_mask that is None on some run-time path");
+    a.optional_mask = ctx.input(3);
+    if (a.optional_mask.dtype() == T2O_DTYPE_UNDEFINED)
+      unsupported(op + ": attn_mask is an optional whose element type is unknown");
+  } else {
+    a.mask = opt_input(ctx, 3);
+  }
   auto constant = [&](int32_t i, const char* name) {
     Value v = ctx.input(i);
     if (!v.is_const()) unsupported(op + ": argument '" + name + "' is computed at run time");
@@ -75,7 +86,14 @@ inline SdpaArgs sdpa_args(Ctx& ctx) {
                 ": PyTorch applies this dropout in eval mode too (F.scaled_dot_product_attention has no training "
                 "flag), which an inference graph cannot do; pass dropout_p=0.0 when not training (e.g. "
                 "`dropout_p=self.p if self.training else 0.0`) and trace in eval mode");
-  a.causal = ctx.num_inputs() > 5 && constant(5, "is_causal").to_bool();
+  if (ctx.num_inputs() > 5 && !ctx.input(5).is_const()) {
+    // Computed at run time: the causal mask is applied where it is true. (PyTorch raises when it is
+    // true beside a mask; a graph cannot, and applies both.)
+    a.causal_at_run_time = typed(ctx, ctx.op("Cast", {ctx.as_onnx(ctx.input(5))}, {Attr::i("to", T2O_DTYPE_BOOL)}),
+                                 T2O_DTYPE_BOOL, 0);
+  } else {
+    a.causal = ctx.num_inputs() > 5 && constant(5, "is_causal").to_bool();
+  }
   if (ctx.num_inputs() > 6 && !ctx.input(6).is_none()) a.scale = constant(6, "scale").to_float();
   a.gqa = ctx.num_inputs() > 7 && constant(7, "enable_gqa").to_bool();
 
@@ -152,23 +170,32 @@ inline Value sdpa_decomposed(Ctx& ctx, const SdpaArgs& a) {
   Value kt = ctx.op("Transpose", {k}, {Attr::ints("perm", perm)});
   Value scores = ctx.op("Mul", {ctx.op("MatMul", {q, kt}), ctx.scalar(ct, scale)});
   const double neg_inf = -std::numeric_limits<double>::infinity();
-  if (a.causal) {
+  if (a.causal || a.causal_at_run_time.valid()) {
     const int64_t rows = a.q.dim((int32_t)r - 2), cols = a.k.dim((int32_t)r - 2);
     Value hidden = rows >= 0 && cols >= 0
                        ? causal_hidden_const(ctx, rows, cols, 0)
                        : causal_hidden_dynamic(ctx, dim_tensor(ctx, q, r - 2), dim_tensor(ctx, k, r - 2), Value(),
                                                "is_causal with a dynamic sequence length");
+    if (a.causal_at_run_time.valid()) hidden = ctx.op("And", {hidden, a.causal_at_run_time});
     scores = ctx.op("Where", {hidden, ctx.scalar(ct, neg_inf), scores});
   }
-  if (a.mask.valid()) {
-    Value m = ctx.as_onnx(a.mask);
-    Value bias = a.mask.dtype() == T2O_DTYPE_BOOL ? ctx.op("Where", {m, ctx.scalar(ct, 0.0), ctx.scalar(ct, neg_inf)})
-                                                  : cast_to(ctx, m, ct);
+  auto bias_of = [&](const Value& m, t2o_dtype md) {
+    return md == T2O_DTYPE_BOOL ? ctx.op("Where", {m, ctx.scalar(ct, 0.0), ctx.scalar(ct, neg_inf)}) : cast_to(ctx, m, ct);
+  };
+  if (a.mask.valid()) scores = ctx.op("Add", {scores, bias_of(ctx.as_onnx(a.mask), a.mask.dtype())});
+  if (a.optional_mask.valid()) {  // If the optional holds a mask, its bias; else 0
+    Value has = ctx.op("OptionalHasElement", {a.optional_mask});
+    ctx.subgraph_begin("sdpa_mask");
+    Value with_mask = ctx.subgraph_end({bias_of(ctx.op("OptionalGetElement", {a.optional_mask}), a.optional_mask.dtype())});
+    ctx.subgraph_begin("sdpa_no_mask");
+    Value without = ctx.subgraph_end({ctx.scalar(ct, 0.0)});
+    Value bias = typed(ctx, ctx.op("If", {has}, {Attr::graph("then_branch", with_mask), Attr::graph("else_branch", without)}),
+                       ct);
     scores = ctx.op("Add", {scores, bias});
   }
   Value p = softmax(ctx, "Softmax", scores, r - 1, r);
   // Only a mask can hide a whole row: under is_causal alone every query sees key 0.
-  if (a.mask.valid()) p = zero_neg_inf_rows(ctx, scores, ct, p, ct, r - 1);
+  if (a.mask.valid() || a.optional_mask.valid()) p = zero_neg_inf_rows(ctx, scores, ct, p, ct, r - 1);
   return cast_to(ctx, typed(ctx, ctx.op("MatMul", {p, v}), ct), a.dt);
 }
 

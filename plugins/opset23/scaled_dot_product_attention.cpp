@@ -12,7 +12,8 @@
 //   which PyTorch broadcasts): it is expanded to [..., L, S] first;
 // - 3-D inputs are [batch, seq, heads * size] to ONNX, [batch, seq, E] to PyTorch: the same with one
 //   head (q_num_heads = kv_num_heads = 1), and a 3-D mask gets a heads axis.
-// The decomposition stays for what Attention-23 would compute differently or not at all: inputs
+// The decomposition stays for what Attention-23 would compute differently or not at all: an
+// attn_mask None on some run-time path or an is_causal computed at run time (an attribute here), inputs
 // that are not 3-D/4-D (PyTorch takes any rank >= 2), batch sizes that broadcast (Attention needs
 // equal ones), query heads not a multiple of key/value heads, a scale <= 0 (ONNX Runtime refuses it),
 // double inputs (not in Attention's types), a float32 mask beside a half-precision query.
@@ -26,6 +27,7 @@ using namespace t2o::pack;
 namespace {
 
 bool attention_computes_it(const SdpaArgs& a) {
+  if (a.optional_mask.valid() || a.causal_at_run_time.valid()) return false;  // is_causal is an attribute
   if (a.rank != 3 && a.rank != 4) return false;
   if (a.dt != T2O_DTYPE_FLOAT && a.dt != T2O_DTYPE_FLOAT16 && a.dt != T2O_DTYPE_BFLOAT16) return false;
   if (a.scale && !(*a.scale > 0)) return false;
@@ -44,7 +46,7 @@ bool attention_computes_it(const SdpaArgs& a) {
 
 }  // namespace
 
-T2O_SYMBOLIC("aten::scaled_dot_product_attention", 23) {
+T2O_OPTIONALS_SYMBOLIC("aten::scaled_dot_product_attention", 23) {
   SdpaArgs a = sdpa_args(ctx);
   if (!attention_computes_it(a)) return ctx.set_output(0, sdpa_decomposed(ctx, a));
   std::vector<Attr> attrs;

@@ -9,4 +9,5 @@
 using namespace t2o;
 using namespace t2o::pack;
 
-T2O_SYMBOLIC("aten::scaled_dot_product_attention", 9) { ctx.set_output(0, sdpa_decomposed(ctx, sdpa_args(ctx))); }
+// Registered for optionals: attn_mask may be None on some run-time path (common/sdpa.hpp).
+T2O_OPTIONALS_SYMBOLIC("aten::scaled_dot_product_attention", 9) { ctx.set_output(0, sdpa_decomposed(ctx, sdpa_args(ctx))); }

@@ -22,6 +22,7 @@ import json
 import os
 import shutil
 import sys
+from typing import Optional
 
 import numpy as np
 import torch
@@ -81,6 +82,17 @@ class Sdpa(nn.Module):
         return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=p)
 
 
+class SdpaMaskOrCausal(nn.Module):
+    """PyTorch 2.14's scripted nn.MultiheadAttention: a mask that is causal goes to SDPA as None with
+    is_causal=True, any other as the mask: an Optional[Tensor] and an is_causal known at run time."""
+
+    def forward(self, q, k, v, mask):
+        causal = torch.ones(q.size(-2), k.size(-2), dtype=torch.bool).tril()
+        is_causal = bool(torch.equal(mask, causal))
+        m: Optional[torch.Tensor] = None if is_causal else mask
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=m, is_causal=is_causal)
+
+
 def qkv(b=2, hq=4, hk=4, L=5, S=5, E=8, Ev=8, dtype=torch.float32):
     return r(b, hq, L, E, dtype=dtype), r(b, hk, S, E, dtype=dtype), r(b, hk, S, Ev, dtype=dtype)
 
@@ -100,6 +112,16 @@ def _():
 @case("sdpa_causal_short_queries", native=("Attention", 23))
 def _():  # L < S: PyTorch's causal mask is aligned top-left
     return Sdpa("causal"), (*qkv(L=3, S=5), torch.zeros(1))
+
+
+@case("sdpa_optional_mask_causal", methods=("script",), native=("Attention", None))
+def _():  # the mask given is causal: SDPA gets None and is_causal=True
+    return SdpaMaskOrCausal(), (*qkv(L=5, S=5), torch.ones(5, 5, dtype=torch.bool).tril())
+
+
+@case("sdpa_optional_mask_other", methods=("script",), native=("Attention", None))
+def _():  # any other mask: SDPA gets it and is_causal=False
+    return SdpaMaskOrCausal(), (*qkv(L=5, S=5), bool_mask_with_hidden_row(5, 5))
 
 
 @case("sdpa_causal_long_queries", opsets=(9, 17, 23), native=("Attention", 23))

@@ -8,6 +8,17 @@ class ScriptCmp(torch.nn.Module):
         return x < y, x >= 0.5, ~b, b & (x > y), torch.where(b, x, 0.0), torch.clamp(x, -0.5, 0.5)
 
 
+
+class TensorEqual(torch.nn.Module):
+    # torch.equal: sizes known at export time (equal, unequal values; another shape; NaN) and y's
+    # size known only at run time (--dynamic-axes y=0: compared first, elements only when they agree).
+    def forward(self, x, y):
+        z = x.clone()
+        n = x.clone()
+        n[0, 0] = float("nan")
+        return (torch.tensor(torch.equal(x, z)), torch.tensor(torch.equal(x, x + 1)), torch.tensor(torch.equal(x, x[:1])),
+                torch.tensor(torch.equal(n, n)), torch.tensor(torch.equal(x, y)), torch.tensor(torch.equal(y > 0, y > 0)))
+
 def rounded(*shape):  # halves, so that equal values occur
     return torch.round(torch.randn(*shape) * 2) / 2
 
@@ -55,6 +66,9 @@ CASES = [
     case("clamp_tensor_int", Fn(lambda a, lo: torch.clamp(a, min=lo)), [I, J], opsets=(9, 11, 12, 13, 17)),
     case("clamp_min_gt_max", Fn(lambda a: torch.clamp(a, 0.5, -0.5)), [X], opsets=(9, 11, 12, 13, 17)),
     case("cmp_script", ScriptCmp(), [X, Y, B], method="script", opsets=ALL),
+    case("tensor_equal_script", TensorEqual(), [torch.ones(2, 3), torch.ones(2, 3)], method="script", opsets=(9, 11, 17),
+         cli_args=("--dynamic-axes", "y=0"),
+         more_inputs=[[torch.ones(2, 3), torch.ones(3, 3)], [torch.ones(2, 3), torch.full((2, 3), 2.0)]]),
 ]
 
 
