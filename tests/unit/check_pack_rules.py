@@ -7,6 +7,7 @@
 2. No registration at opset N repeats, word for word, the body registered for the same op at the
    highest lower opset: it would add a version boundary to the support matrix where nothing changes.
 3. No hand-written "rank unknown" refusal: known_rank() (common/util.hpp) says it once.
+4. Op files never read ctx.torch_version() either: common/torch_semantics.hpp's table (follows()).
 
 Usage: check_pack_rules.py PLUGINS_DIR. Prints every violation with file:line; exit 1 if any.
 """
@@ -47,6 +48,11 @@ def main():
                     if "ctx.opset()" in line and not line.strip().startswith("//"):
                         problems.append(f"{rel}:{i}: reads ctx.opset() in an op file; use forms.hpp's "
                                         "has()/require() or register the new form in opsetN/")
+            if name.endswith(".cpp") and "torch_version()" in code:
+                for i, line in enumerate(text.splitlines(), 1):
+                    if "torch_version()" in line and not line.strip().startswith("//"):
+                        problems.append(f"{rel}:{i}: reads ctx.torch_version() in an op file; use "
+                                        "common/torch_semantics.hpp's follows() and its table")
             for i, line in enumerate(text.splitlines(), 1):
                 if rel != "common/util.hpp" and re.search(r'unsupported\([^;]*(rank unknown|unknown rank)', line):
                     problems.append(f"{rel}:{i}: hand-written unknown-rank refusal; use known_rank()")
