@@ -183,15 +183,16 @@ inline Value sdpa_decomposed(Ctx& ctx, const SdpaArgs& a) {
     return md == T2O_DTYPE_BOOL ? ctx.op("Where", {m, ctx.scalar(ct, 0.0), ctx.scalar(ct, neg_inf)}) : cast_to(ctx, m, ct);
   };
   if (a.mask.valid()) scores = ctx.op("Add", {scores, bias_of(ctx.as_onnx(a.mask), a.mask.dtype())});
-  if (a.optional_mask.valid()) {  // If the optional holds a mask, its bias; else 0
+  if (a.optional_mask.valid()) {  // the scores plus the mask's bias if the optional holds one
     Value has = ctx.op("OptionalHasElement", {a.optional_mask});
     ctx.subgraph_begin("sdpa_mask");
-    Value with_mask = ctx.subgraph_end({bias_of(ctx.op("OptionalGetElement", {a.optional_mask}), a.optional_mask.dtype())});
+    Value with_mask = ctx.subgraph_end(
+        {ctx.op("Add", {scores, bias_of(ctx.op("OptionalGetElement", {a.optional_mask}), a.optional_mask.dtype())})});
     ctx.subgraph_begin("sdpa_no_mask");
-    Value without = ctx.subgraph_end({ctx.scalar(ct, 0.0)});
-    Value bias = typed(ctx, ctx.op("If", {has}, {Attr::graph("then_branch", with_mask), Attr::graph("else_branch", without)}),
-                       ct);
-    scores = ctx.op("Add", {scores, bias});
+    Value without = ctx.subgraph_end({ctx.op("Identity", {scores})});
+    // Both branches keep the scores' shape (the mask broadcasts to it): known downstream too.
+    scores = typed(ctx, ctx.op("If", {has}, {Attr::graph("then_branch", with_mask), Attr::graph("else_branch", without)}),
+                   ct, scores.rank(), scores.dims());
   }
   Value p = softmax(ctx, "Softmax", scores, r - 1, r);
   // Only a mask can hide a whole row: under is_causal alone every query sees key 0.

@@ -139,6 +139,10 @@ nlohmann::json read_meta(const fs::path& fixture_dir) {
 fs::path fresh_out_dir() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  // The quick slices run the same gtest cases as their suites: their own directory (T2O_TEST_NAME,
+  // tests/CMakeLists.txt), so a run that holds both never shares one.
+  if (const char* entry = std::getenv("T2O_TEST_NAME"); entry && std::string(entry).rfind("quick.", 0) == 0)
+    name = std::string(entry) + "." + name;
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
   const fs::path dir = work_dir() / "out" / name;
