@@ -156,19 +156,21 @@ inline Value sdpa_decomposed(Ctx& ctx, const SdpaArgs& a) {
     k = repeat_kv_heads(ctx, k, hq / a.k.dim((int32_t)r - 3), r - 3, r);
     v = repeat_kv_heads(ctx, v, hq / a.v.dim((int32_t)r - 3), r - 3, r);
   }
-  double scale;
+  Value scale;
   if (a.scale) {
-    scale = *a.scale;
-  } else {
-    const int64_t e = a.q.dim((int32_t)r - 1);
-    if (e < 0) unsupported(ctx.kind() + ": a dynamic last dim of query (the default scale 1/sqrt(E) needs it)");
-    scale = 1.0 / std::sqrt((double)e);
+    scale = ctx.scalar(ct, *a.scale);
+  } else if (const int64_t e = a.q.dim((int32_t)r - 1); e >= 0) {
+    scale = ctx.scalar(ct, 1.0 / std::sqrt((double)e));
+  } else {  // E known at run time: 1/sqrt(E) in double, rounded to ct once, as the constant
+    Value e_run = ctx.op("Cast", {dim_tensor(ctx, q, r - 1)}, {Attr::i("to", T2O_DTYPE_DOUBLE)});
+    scale = ctx.op("Cast", {ctx.op("Div", {ctx.scalar(T2O_DTYPE_DOUBLE, 1.0), ctx.op("Sqrt", {e_run})})},
+                   {Attr::i("to", ct)});
   }
   std::vector<int64_t> perm;
   for (int64_t i = 0; i < r; ++i) perm.push_back(i);
   std::swap(perm[(size_t)r - 1], perm[(size_t)r - 2]);
   Value kt = ctx.op("Transpose", {k}, {Attr::ints("perm", perm)});
-  Value scores = ctx.op("Mul", {ctx.op("MatMul", {q, kt}), ctx.scalar(ct, scale)});
+  Value scores = ctx.op("Mul", {ctx.op("MatMul", {q, kt}), scale});
   const double neg_inf = -std::numeric_limits<double>::infinity();
   if (a.causal || a.causal_at_run_time.valid()) {
     const int64_t rows = a.q.dim((int32_t)r - 2), cols = a.k.dim((int32_t)r - 2);
