@@ -113,7 +113,9 @@ T2O_SYMBOLIC("aten::arange", 9) {
   if (is_int_dtype(dt)) {
     int64_t s = (int64_t)start, e = (int64_t)end, d = (int64_t)step;  // truncation, as Scalar::to<int64_t>
     bool double_length = dt != T2O_DTYPE_INT64 || follows(ctx, torch_change::kArangeDoubleLength);
-    if (step == 0 || (d == 0 && !double_length)) fail("aten::arange: step must be non-zero");
+    // From 2.14 a step that truncates to 0 repeats start; before, PyTorch refused it.
+    if (step == 0 || (d == 0 && !follows(ctx, torch_change::kArangeDoubleLength)))
+      fail("aten::arange: step must be non-zero");
     int64_t n = double_length ? (int64_t)std::ceil((end - start) / step)
                               : (int64_t)std::ceil((double)(e - s) / (double)d);
     std::vector<int64_t> values;
