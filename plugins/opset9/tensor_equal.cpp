@@ -2,9 +2,11 @@
 // the same elements (NaN equals nothing, as ==). Sizes known at export time decide a mismatch there;
 // sizes known only at run time are compared first, and the elements only when they agree (If: Equal
 // would fail to broadcast otherwise). The element test counts mismatches, so two empty tensors are
-// equal. Operands of different dtypes are refused (their comparison is promotion-dependent).
+// equal. Operands of different dtypes are compared in their promoted type, as PyTorch does
+// (torch.equal(tensor([1]), tensor([1.])) is true).
 #include <torch2onnx/plugin.hpp>
 
+#include "common/promote.hpp"
 #include "common/values.hpp"
 
 using namespace t2o;
@@ -32,9 +34,6 @@ Value all_equal(Ctx& ctx, const Value& a, const Value& b, t2o_dtype dt) {
 T2O_SYMBOLIC("aten::equal", 9) {
   Value a = ctx.input(0), b = ctx.input(1);
   if (a.kind() != T2O_KIND_TENSOR || b.kind() != T2O_KIND_TENSOR) unsupported("aten::equal: operands must be tensors");
-  if (a.dtype() != b.dtype())
-    unsupported("aten::equal: operands of different dtypes (ONNX dtypes " + std::to_string(a.dtype()) + " and " +
-                std::to_string(b.dtype()) + ")");
   const int64_t ra = known_rank(ctx, a, "self"), rb = known_rank(ctx, b, "other");
   if (ra != rb) return ctx.set_output(0, ctx.make_bool(false));
   bool all_static = true;
@@ -43,7 +42,7 @@ T2O_SYMBOLIC("aten::equal", 9) {
     if (da >= 0 && db >= 0 && da != db) return ctx.set_output(0, ctx.make_bool(false));
     all_static = all_static && da >= 0 && db >= 0;
   }
-  const t2o_dtype dt = compared_in(a.dtype());
+  const t2o_dtype dt = compared_in(result_type({a, b}));
   Value same;
   if (all_static) {
     same = all_equal(ctx, a, b, dt);

@@ -17,7 +17,9 @@ class TensorEqual(torch.nn.Module):
         n = x.clone()
         n[0, 0] = float("nan")
         return (torch.tensor(torch.equal(x, z)), torch.tensor(torch.equal(x, x + 1)), torch.tensor(torch.equal(x, x[:1])),
-                torch.tensor(torch.equal(n, n)), torch.tensor(torch.equal(x, y)), torch.tensor(torch.equal(y > 0, y > 0)))
+                torch.tensor(torch.equal(n, n)), torch.tensor(torch.equal(x, y)), torch.tensor(torch.equal(y > 0, y > 0)),
+                torch.tensor(torch.equal(x, x.long())), torch.tensor(torch.equal(x * 1.5, x.long())),
+                torch.tensor(torch.equal(y > 0, (y > 0).int())))
 
 def rounded(*shape):  # halves, so that equal values occur
     return torch.round(torch.randn(*shape) * 2) / 2
