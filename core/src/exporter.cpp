@@ -121,37 +121,29 @@ void unname_sequence_symbols(onnx::ModelProto& model) {
 // hidden size) with dim_value(), which is 0 for a symbolic dim, and writes that 0 into the output's
 // shape (the attention weights' last dim, a 3-D output's last dim). No Attention output has a 0-sized
 // dim, so such a dim is put back as the graph declared it before inference, or left unknown.
-struct DeclaredShapes {
-  std::map<std::string, onnx::TensorShapeProto> shapes;  // Attention outputs the graph typed
-};
+// Attention output name -> its shape as the graph declares it before inference (empty if untyped).
+using DeclaredShapes = std::map<std::string, onnx::TensorShapeProto>;
 
 DeclaredShapes attention_outputs_declared(onnx::ModelProto& model) {
-  DeclaredShapes d;
+  DeclaredShapes declared;
   for_each_graph(model.mutable_graph(), [&](onnx::GraphProto* g) {
     std::set<std::string> outs;
     for (const auto& n : g->node())
       if (n.op_type() == "Attention" && (n.domain().empty() || n.domain() == "ai.onnx"))
         for (const auto& o : n.output()) outs.insert(o);
-    if (outs.empty()) return;
-    auto record = [&](const onnx::ValueInfoProto& v) {
-      if (outs.count(v.name())) {
-        d.shapes[v.name()];  // known to be an Attention output even when untyped
-        if (v.type().has_tensor_type() && v.type().tensor_type().has_shape())
-          d.shapes[v.name()] = v.type().tensor_type().shape();
-      }
-    };
-    for (const auto& v : g->value_info()) record(v);
-    for (const auto& v : g->output()) record(v);
-    for (const auto& o : outs) d.shapes.emplace(o, onnx::TensorShapeProto());
+    for (const auto* infos : {&g->value_info(), &g->output()})
+      for (const auto& v : *infos)
+        if (outs.count(v.name()) && v.type().tensor_type().has_shape()) declared[v.name()] = v.type().tensor_type().shape();
+    for (const auto& o : outs) declared.emplace(o, onnx::TensorShapeProto());
   });
-  return d;
+  return declared;
 }
 
 void restore_attention_zero_dims(onnx::ModelProto& model, const DeclaredShapes& declared) {
-  if (declared.shapes.empty()) return;
+  if (declared.empty()) return;
   auto repair = [&](onnx::ValueInfoProto& v) {
-    auto it = declared.shapes.find(v.name());
-    if (it == declared.shapes.end() || !v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return;
+    auto it = declared.find(v.name());
+    if (it == declared.end() || !v.type().tensor_type().has_shape()) return;
     auto* shape = v.mutable_type()->mutable_tensor_type()->mutable_shape();
     for (int i = 0; i < shape->dim_size(); ++i) {
       auto* dim = shape->mutable_dim(i);

@@ -129,6 +129,17 @@ inline t2o_dtype result_type(const std::vector<Value>& values) {
   return result_type(operands, default_float_of(values));
 }
 
+// The dtype two operands are compared in (==, <, torch.equal): PyTorch's result_type, then widened to
+// one that ONNX Runtime's comparison kernels take (no int8/int16/uint8/bool/float16 kernels for
+// Less/Greater).
+inline t2o_dtype comparison_dtype(const Value& a, const Value& b) {
+  t2o_dtype dt = result_type({a, b});
+  if (dt == T2O_DTYPE_FLOAT16 || dt == T2O_DTYPE_BFLOAT16) return T2O_DTYPE_FLOAT;
+  if (dt == T2O_DTYPE_BOOL || dt == T2O_DTYPE_INT8 || dt == T2O_DTYPE_INT16 || dt == T2O_DTYPE_UINT8)
+    return T2O_DTYPE_INT32;
+  return dt;
+}
+
 // The dtype of ops that give floats for bool/int operands (true division, float functions): the
 // result type, or the default float dtype (float32, or float64 under
 // torch.set_default_dtype(torch.float64)) when that is bool or an integer.

@@ -27,16 +27,6 @@ Value compare_tensors(Ctx& ctx, Cmp op, const Value& a, const Value& b, t2o_dtyp
   fail("unreachable");
 }
 
-// The dtype both operands are compared in: PyTorch's result_type, then widened to one that ONNX
-// Runtime's comparison kernels take (no int8/int16/uint8/bool/float16 kernels for Less/Greater).
-t2o_dtype common_dtype(const Value& a, const Value& b) {
-  t2o_dtype dt = result_type({a, b});
-  if (dt == T2O_DTYPE_FLOAT16 || dt == T2O_DTYPE_BFLOAT16) return T2O_DTYPE_FLOAT;
-  if (dt == T2O_DTYPE_BOOL || dt == T2O_DTYPE_INT8 || dt == T2O_DTYPE_INT16 || dt == T2O_DTYPE_UINT8)
-    return T2O_DTYPE_INT32;
-  return dt;
-}
-
 void compare(Ctx& ctx, Cmp op) {
   Value a = ctx.input(0), b = ctx.input(1);
   bool scalars = is_scalar_kind(a.kind()) && is_scalar_kind(b.kind());
@@ -56,7 +46,7 @@ void compare(Ctx& ctx, Cmp op) {
   if (!(a.kind() == T2O_KIND_TENSOR || is_scalar_kind(a.kind())) ||
       !(b.kind() == T2O_KIND_TENSOR || is_scalar_kind(b.kind())))
     unsupported(ctx.kind() + ": comparing values that are not numbers or tensors");
-  t2o_dtype dt = common_dtype(a, b);
+  t2o_dtype dt = comparison_dtype(a, b);
   Value y = compare_tensors(ctx, op, to_dtype(ctx, a, dt), to_dtype(ctx, b, dt), dt);
   if (scalars) return ctx.set_output(0, ctx.make_dynamic_scalar(y, T2O_KIND_BOOL));
   // In-place forms (eq_ ...) keep self's dtype.

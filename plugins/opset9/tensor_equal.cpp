@@ -14,13 +14,6 @@ using namespace t2o::pack;
 
 namespace {
 
-// The type ONNX Runtime's Equal takes for a PyTorch dtype (no int8/int16/uint8/half kernels).
-t2o_dtype compared_in(t2o_dtype dt) {
-  if (dt == T2O_DTYPE_FLOAT16 || dt == T2O_DTYPE_BFLOAT16) return T2O_DTYPE_FLOAT;
-  if (dt == T2O_DTYPE_INT8 || dt == T2O_DTYPE_INT16 || dt == T2O_DTYPE_UINT8) return T2O_DTYPE_INT32;
-  return dt;
-}
-
 // Whether every element of a and b (same shape) is equal: no element differs.
 Value all_equal(Ctx& ctx, const Value& a, const Value& b, t2o_dtype dt) {
   Value flat_a = ctx.op("Reshape", {to_dtype(ctx, a, dt), ctx.const_i64({-1})});
@@ -42,7 +35,7 @@ T2O_SYMBOLIC("aten::equal", 9) {
     if (da >= 0 && db >= 0 && da != db) return ctx.set_output(0, ctx.make_bool(false));
     all_static = all_static && da >= 0 && db >= 0;
   }
-  const t2o_dtype dt = compared_in(result_type({a, b}));
+  const t2o_dtype dt = comparison_dtype(a, b);
   Value same;
   if (all_static) {
     same = all_equal(ctx, a, b, dt);

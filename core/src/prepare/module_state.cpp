@@ -164,10 +164,8 @@ bool may_be_written(Value* v, std::unordered_set<Value*>& seen) {
     for (Value* out : user->outputs())
       if (may_be_written(out, seen)) return true;
     // Put into a container the op writes (append, insert, _set_item): the container holds it now.
-    for (size_t k = 0; k < user->inputs().size() && k < schema->arguments().size(); ++k) {
-      const auto* other = schema->arguments()[k].alias_info();
-      if (k != offset && other && other->isWrite() && may_be_written(user->input(k), seen)) return true;
-    }
+    for (size_t k = 0; k < user->inputs().size(); ++k)
+      if (k != offset && writes_input(user, k) && may_be_written(user->input(k), seen)) return true;
   }
   return false;
 }
